@@ -1,0 +1,28 @@
+package io.insika.router.api;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Maps a session key to the backend that owns it, for one fixed set of backends.
+ *
+ * <p>A picker is immutable and thread-safe; it is called on every request, concurrently, so
+ * {@link #pick(String)} should allocate nothing it can avoid and must never block or throw.
+ */
+public interface Picker {
+
+    /**
+     * The owner of a key.
+     *
+     * @param key the session key; never {@code null}, possibly empty
+     * @return the owning backend, or empty only when this picker has no backends
+     */
+    Optional<Backend> pick(String key);
+
+    /**
+     * The backends this picker places keys on.
+     *
+     * @return the backends, sorted by id
+     */
+    List<Backend> backends();
+}

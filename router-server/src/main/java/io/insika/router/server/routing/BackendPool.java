@@ -1,0 +1,74 @@
+package io.insika.router.server.routing;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.insika.router.api.Backend;
+import io.insika.router.api.RouteStrategy;
+
+/**
+ * The current backends and their pickers, behind one atomic reference.
+ *
+ * <p>Requests read {@link #snapshot()} without locking. Updates come from discovery (a static
+ * list once, or every DNS answer); a new snapshot is built, off the request path, only when the
+ * set actually changed, so an answer listing the same backends in another order costs nothing.
+ */
+public final class BackendPool {
+
+    private static final Comparator<Backend> BY_ID = Comparator.comparing(Backend::id);
+
+    private final RouteStrategy strategy;
+    private final RouteStrategy rotation;
+    private final AtomicReference<RoutingSnapshot> current;
+
+    /**
+     * An empty pool.
+     *
+     * @param strategy places keyed requests
+     * @param rotation places requests without a key
+     */
+    public BackendPool(RouteStrategy strategy, RouteStrategy rotation) {
+        this.strategy = strategy;
+        this.rotation = rotation;
+        this.current = new AtomicReference<>(build(List.of()));
+    }
+
+    public RoutingSnapshot snapshot() {
+        return current.get();
+    }
+
+    /**
+     * Replaces the backend set.
+     *
+     * @param backends the new set in any order; a backend listed twice (same id) counts once,
+     *                 the first listing wins
+     * @return what changed, or empty if the set is the same as before
+     */
+    public synchronized Optional<BackendSetChange> update(Collection<Backend> backends) {
+        Map<String, Backend> unique = new LinkedHashMap<>();
+        for (Backend backend : backends) {
+            unique.putIfAbsent(backend.id(), backend);
+        }
+        List<Backend> next = new ArrayList<>(unique.values());
+        next.sort(BY_ID);
+        List<Backend> previous = current.get().backends();
+        if (previous.equals(next)) {
+            return Optional.empty();
+        }
+        current.set(build(next));
+        List<Backend> added = next.stream().filter(b -> !previous.contains(b)).toList();
+        List<Backend> removed = previous.stream().filter(b -> !next.contains(b)).toList();
+        return Optional.of(new BackendSetChange(added, removed, List.copyOf(next)));
+    }
+
+    private RoutingSnapshot build(List<Backend> backends) {
+        List<Backend> frozen = List.copyOf(backends);
+        return new RoutingSnapshot(frozen, strategy.picker(frozen), rotation.picker(frozen));
+    }
+}

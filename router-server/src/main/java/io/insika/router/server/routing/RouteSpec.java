@@ -1,0 +1,21 @@
+package io.insika.router.server.routing;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * One route as configured: which requests it matches and how their key is found.
+ *
+ * @param methods upper-case methods it matches; empty matches any method
+ * @param path    a {@link io.insika.router.api.PathTemplate} text, such as {@code /channels/{id}/messages}
+ * @param keys    the key extractors, tried in order until one finds a key
+ */
+public record RouteSpec(Set<String> methods, String path, List<ExtractorSpec> keys) {
+
+    public RouteSpec {
+        methods = Set.copyOf(Objects.requireNonNull(methods, "methods"));
+        Objects.requireNonNull(path, "path");
+        keys = List.copyOf(Objects.requireNonNull(keys, "keys"));
+    }
+}

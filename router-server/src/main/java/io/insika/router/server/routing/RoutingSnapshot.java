@@ -1,0 +1,36 @@
+package io.insika.router.server.routing;
+
+import java.util.List;
+import java.util.Optional;
+
+import io.insika.router.api.Backend;
+import io.insika.router.api.Picker;
+
+/**
+ * The backends at one moment, with the pickers built for exactly them. Immutable: a request
+ * reads the pool's current snapshot once and uses it throughout.
+ *
+ * @param backends the backends, sorted by id
+ * @param owners   places keyed requests (the configured strategy)
+ * @param rotation places requests without a key (round-robin)
+ */
+public record RoutingSnapshot(List<Backend> backends, Picker owners, Picker rotation) {
+
+    public RoutingSnapshot {
+        backends = List.copyOf(backends);
+    }
+
+    /** The backend that owns a key; empty only when there are no backends. */
+    public Optional<Backend> owner(String key) {
+        return owners.pick(key);
+    }
+
+    /** The next backend in the rotation; empty only when there are no backends. */
+    public Optional<Backend> next() {
+        return rotation.pick("");
+    }
+
+    public boolean isEmpty() {
+        return backends.isEmpty();
+    }
+}
