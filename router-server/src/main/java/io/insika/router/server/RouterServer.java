@@ -2,9 +2,14 @@ package io.insika.router.server;
 
 import java.util.Objects;
 
+import io.helidon.http.HeaderValues;
 import io.helidon.http.encoding.ContentEncodingContext;
+import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.RoutingRequest;
+import io.helidon.webserver.http.RoutingResponse;
 import io.helidon.webserver.http1.Http1Config;
 import io.insika.router.server.proxy.ProxyHandler;
 import io.insika.router.server.proxy.ProxySettings;
@@ -52,8 +57,18 @@ public final class RouterServer implements AutoCloseable {
 
     /** The main socket's routing: reused by tests that want the router without a socket. */
     static void routing(HttpRouting.Builder routing, ProxyHandler proxy) {
-        routing.get("/up", (req, res) -> res.send("OK"))
+        routing.addFilter(RouterServer::closeWhenAsked)
+                .get("/up", (req, res) -> res.send("OK"))
                 .any(proxy);
+    }
+
+    // RFC 9112, section 9.6: a server that receives "Connection: close" closes the connection
+    // after its response. Helidon 4.5 only echoes the header and waits for the client to close.
+    private static void closeWhenAsked(FilterChain chain, RoutingRequest request, RoutingResponse response) {
+        chain.proceed();
+        if (request.headers().containsToken(HeaderValues.CONNECTION_CLOSE) && response.isSent()) {
+            throw new CloseConnectionException("client asked to close");
+        }
     }
 
     /** The port actually bound (useful when started on port 0). */

@@ -29,7 +29,10 @@ import io.insika.router.api.Backend;
  */
 final class BackendForwarder implements AutoCloseable {
 
+    private static final System.Logger LOGGER = System.getLogger(BackendForwarder.class.getName());
     private static final int COPY_BUFFER = 16 * 1024;
+    // Each failed attempt drops one dead pooled connection; a fresh connect that fails is final.
+    private static final int STALE_CONNECTION_ATTEMPTS = 4;
 
     private final Http1Client client;
 
@@ -67,28 +70,24 @@ final class BackendForwarder implements AutoCloseable {
     java.util.Optional<ProxyFailure> forward(ServerRequest request, ServerResponse response, Backend backend,
                                               BodyPeek body) {
         Method method = request.prologue().method();
-        Http1ClientRequest outgoing = client.method(method)
-                .uri(target(request, backend))
-                .skipUriEncoding(true)
-                .headers(headers -> ForwardedHeaders.copy(request, headers));
-        boolean[] started = new boolean[1];
+        String target = target(request, backend);
         HttpClientResponse answer;
-        try {
-            if (method == Method.HEAD) {
-                answer = outgoing.request();
-            } else {
-                answer = outgoing.outputStream(stream -> {
-                    started[0] = true;
-                    if (body != null) {
-                        body.forwardTo(stream, new byte[COPY_BUFFER]);
-                    }
-                    stream.close();
-                });
+        for (int attempt = 1; ; attempt++) {
+            boolean[] started = new boolean[1];
+            try {
+                answer = send(method, target, request, body, started);
+                break;
+            } catch (ClientGoneException e) {
+                throw new CloseConnectionException("client went away while sending its body", e);
+            } catch (RuntimeException e) {
+                // A pooled connection the backend closed while it sat idle fails before our body
+                // handler runs: nothing was sent, so a fresh connection to the same owner is safe.
+                if (!started[0] && !isConnectFailure(e) && attempt < STALE_CONNECTION_ATTEMPTS) {
+                    LOGGER.log(System.Logger.Level.DEBUG, "stale pooled connection to {0}; resending", backend.id());
+                    continue;
+                }
+                return java.util.Optional.of(classify(e, started[0]));
             }
-        } catch (ClientGoneException e) {
-            throw new CloseConnectionException("client went away while sending its body", e);
-        } catch (RuntimeException e) {
-            return java.util.Optional.of(classify(e, started[0]));
         }
         try (answer) {
             relay(method, response, answer);
@@ -101,6 +100,25 @@ final class BackendForwarder implements AutoCloseable {
         client.closeResource();
     }
 
+    private HttpClientResponse send(Method method, String target, ServerRequest request, BodyPeek body,
+                                    boolean[] started) {
+        Http1ClientRequest outgoing = client.method(method)
+                .uri(target)
+                .skipUriEncoding(true)
+                .headers(headers -> ForwardedHeaders.copy(request, headers));
+        if (method == Method.HEAD) {
+            // HEAD has no body and is safe to send twice, so it needs no "started" marker.
+            return outgoing.request();
+        }
+        return outgoing.outputStream(stream -> {
+            started[0] = true;
+            if (body != null) {
+                body.forwardTo(stream, new byte[COPY_BUFFER]);
+            }
+            stream.close();
+        });
+    }
+
     private static String target(ServerRequest request, Backend backend) {
         var prologue = request.prologue();
         String path = prologue.uriPath().rawPath();
@@ -108,7 +126,17 @@ final class BackendForwarder implements AutoCloseable {
         return prologue.hasQuery() ? base + path + "?" + prologue.query().rawValue() : base + path;
     }
 
-    // Connect-phase failures mean no byte reached the backend: the only case that is safe to retry.
+    private static boolean isConnectFailure(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof ConnectException || cause instanceof UnknownHostException
+                    || cause instanceof NoRouteToHostException || cause instanceof SocketTimeoutException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // Connect-phase failures mean no byte reached the backend: the only case the client may retry.
     private static ProxyFailure classify(Throwable failure, boolean started) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof ConnectException || cause instanceof UnknownHostException

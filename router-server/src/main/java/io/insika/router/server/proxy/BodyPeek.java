@@ -63,7 +63,11 @@ final class BodyPeek implements BodyPrefix {
         if (clientFailure != null) {
             throw new ClientGoneException(clientFailure);
         }
-        backend.write(buffer, 0, filled);
+        // Never write zero bytes: Helidon's chunked request stream turns an empty write into a
+        // zero-length chunk, which is the end-of-body marker, and the real one then follows.
+        if (filled > 0) {
+            backend.write(buffer, 0, filled);
+        }
         if (clientEnded) {
             return;
         }
@@ -79,7 +83,9 @@ final class BodyPeek implements BodyPrefix {
             if (n < 0) {
                 return;
             }
-            backend.write(copyBuffer, 0, n);
+            if (n > 0) {
+                backend.write(copyBuffer, 0, n);
+            }
         }
     }
 
