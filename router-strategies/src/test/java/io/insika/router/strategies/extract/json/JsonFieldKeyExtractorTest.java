@@ -105,7 +105,7 @@ class JsonFieldKeyExtractorTest {
     }
 
     @Test
-    void onlyJsonFieldNeedsTheBody() {
+    void jsonFieldNeedsTheBody() {
         assertThat(user.needsBody(), is(true));
     }
 
