@@ -115,6 +115,12 @@ class JsonFieldHostileBodyTest {
     }
 
     @Test
+    void numberLongerThanTheMaximumBeforeTheKeyIsNoKey() {
+        String body = "{\"n\":" + "9".repeat(JsonFieldKeyExtractor.MAX_KEY_LENGTH + 1) + ",\"user\":\"alice\"}";
+        assertThat(user.extract(jsonBody(body)), is(Optional.empty()));
+    }
+
+    @Test
     void invalidUtf8InTheValueIsNoKey() {
         assertThat(user.extract(bytes("{\"user\":\"al", 0xC3, 0x28, "ice\"}")), is(Optional.empty()));
     }
