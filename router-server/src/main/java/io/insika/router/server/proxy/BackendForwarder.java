@@ -89,8 +89,8 @@ final class BackendForwarder implements AutoCloseable {
                 return java.util.Optional.of(classify(e, started[0]));
             }
         }
-        try (answer) {
-            relay(method, response, answer);
+        try (HttpClientResponse relayed = answer) {
+            relay(method, response, relayed);
         }
         return java.util.Optional.empty();
     }
