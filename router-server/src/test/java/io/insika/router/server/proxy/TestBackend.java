@@ -41,6 +41,7 @@ final class TestBackend implements AutoCloseable {
     /** Counted down when a streaming answer found its client gone. */
     final CountDownLatch streamAbandoned = new CountDownLatch(1);
     private final WebServer server;
+    private final int port;
 
     private TestBackend(String name, int port) {
         this.name = name;
@@ -57,6 +58,7 @@ final class TestBackend implements AutoCloseable {
                         .any(this::echo))
                 .build()
                 .start();
+        this.port = server.port(); // a stopped server reports -1; a restart needs the old port
     }
 
     static TestBackend start(String name) {
@@ -69,7 +71,7 @@ final class TestBackend implements AutoCloseable {
     }
 
     int port() {
-        return server.port();
+        return port;
     }
 
     Backend backend() {
