@@ -78,6 +78,25 @@ class BadInputTest {
         }
     }
 
+    @org.junit.jupiter.api.Test
+    void compressedBodiesPassThroughUndecodedWithTheirEncodingHeader() throws Exception {
+        java.io.ByteArrayOutputStream gzipped = new java.io.ByteArrayOutputStream();
+        try (var gzip = new java.util.zip.GZIPOutputStream(gzipped)) {
+            gzip.write(bytes("{\"user\":\"zipped\"}"));
+        }
+        byte[] body = gzipped.toByteArray();
+        for (String encoding : List.of("gzip", "br", "x-custom")) {
+            HttpResponse<String> response = CLIENT.send(HttpRequest.newBuilder(router.uri("/v1/responses"))
+                            .header("Content-Type", "application/json")
+                            .header("Content-Encoding", encoding)
+                            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(encoding, response.statusCode(), is(200));
+            assertThat(encoding, response.body().split(" ")[2], is(TestBackend.sha256Hex(body)));
+        }
+    }
+
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }
