@@ -3,7 +3,7 @@ package io.insika.router.server;
 import java.util.Objects;
 
 import io.helidon.http.HeaderValues;
-import io.helidon.http.encoding.ContentEncodingContext;
+import io.insika.router.server.proxy.PassThroughEncoding;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.FilterChain;
@@ -47,7 +47,7 @@ public final class RouterServer implements AutoCloseable {
                 .port(port)
                 .shutdownHook(false)
                 // Bytes pass through untouched: never decode a request body or encode a response.
-                .contentEncoding(ContentEncodingContext.builder().contentEncodingsDiscoverServices(false).build())
+                .contentEncoding(PassThroughEncoding.INSTANCE)
                 .addProtocol(Http1Config.builder().maxPrologueLength(8192).build())
                 .routing(routing -> routing(routing, proxy))
                 .build()

@@ -13,7 +13,6 @@ import java.util.OptionalLong;
 import io.helidon.common.socket.SocketOptions;
 import io.helidon.http.Header;
 import io.helidon.http.Method;
-import io.helidon.http.encoding.ContentEncodingContext;
 import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webclient.api.Proxy;
 import io.helidon.webclient.http1.Http1Client;
@@ -44,7 +43,7 @@ final class BackendForwarder implements AutoCloseable {
                 .proxy(Proxy.noProxy())
                 .shareConnectionCache(false)
                 .connectionCacheSize(1024)
-                .contentEncoding(ContentEncodingContext.builder().contentEncodingsDiscoverServices(false).build())
+                .contentEncoding(PassThroughEncoding.INSTANCE)
                 .connectTimeout(settings.backendTimeout())
                 .readTimeout(settings.backendTimeout())
                 .socketOptions(SocketOptions.builder()

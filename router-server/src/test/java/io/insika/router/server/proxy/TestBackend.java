@@ -49,6 +49,7 @@ final class TestBackend implements AutoCloseable {
                 .host("127.0.0.1")
                 .port(port)
                 .shutdownHook(false)
+                .contentEncoding(PassThroughEncoding.INSTANCE) // a backend that takes any coding as bytes
                 .routing(routing -> routing
                         .get("/sse", this::sse)
                         .get("/endless", this::endless)
