@@ -6,6 +6,7 @@ import io.helidon.http.Headers;
 import io.helidon.http.encoding.ContentDecoder;
 import io.helidon.http.encoding.ContentEncoder;
 import io.helidon.http.encoding.ContentEncodingContext;
+import io.helidon.http.encoding.ContentEncodingContextConfig;
 
 /**
  * Content coding for a proxy: every {@code Content-Encoding} is accepted and nothing is ever
@@ -20,6 +21,11 @@ public final class PassThroughEncoding implements ContentEncodingContext {
     public static final PassThroughEncoding INSTANCE = new PassThroughEncoding();
 
     private PassThroughEncoding() {
+    }
+
+    @Override
+    public ContentEncodingContextConfig prototype() {
+        return ContentEncodingContextConfig.builder().contentEncodingsDiscoverServices(false).build();
     }
 
     @Override
