@@ -25,7 +25,7 @@ public final class PassThroughEncoding implements ContentEncodingContext {
 
     @Override
     public ContentEncodingContextConfig prototype() {
-        return ContentEncodingContextConfig.builder().contentEncodingsDiscoverServices(false).build();
+        return ContentEncodingContextConfig.builder().contentEncodingsDiscoverServices(false).buildPrototype();
     }
 
     @Override
