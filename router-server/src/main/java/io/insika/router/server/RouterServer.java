@@ -1,5 +1,6 @@
 package io.insika.router.server;
 
+import java.util.List;
 import java.util.Objects;
 
 import io.helidon.http.HeaderValues;
@@ -11,15 +12,22 @@ import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
 import io.helidon.webserver.http1.Http1Config;
+import io.helidon.webserver.observe.ObserveFeature;
+import io.helidon.webserver.observe.health.HealthObserver;
+import io.insika.router.server.discovery.PoolReadiness;
 import io.insika.router.server.proxy.ProxyHandler;
 import io.insika.router.server.proxy.ProxySettings;
 import io.insika.router.server.routing.BackendPool;
 import io.insika.router.server.routing.RouteTable;
 
 /**
- * The router's web server: {@code GET /up} answered in-process, every other request proxied.
+ * The router's web server: on the main socket {@code GET /up} answered in-process and every
+ * other request proxied; on the {@value #ADMIN_SOCKET} socket, {@code /observe/health} only.
  */
 public final class RouterServer implements AutoCloseable {
+
+    /** The named socket of the observe endpoints: the main socket's catch-all would shadow them. */
+    public static final String ADMIN_SOCKET = "admin";
 
     private final WebServer server;
     private final ProxyHandler proxy;
@@ -30,7 +38,8 @@ public final class RouterServer implements AutoCloseable {
     }
 
     /**
-     * Starts listening.
+     * Starts listening with Helidon's default grace and an admin socket on a free port: what
+     * tests of the proxy alone want.
      *
      * @param host     bind address
      * @param port     listen port; 0 picks a free one
@@ -40,19 +49,45 @@ public final class RouterServer implements AutoCloseable {
      * @return the running server
      */
     public static RouterServer start(String host, int port, RouteTable routes, BackendPool pool, ProxySettings settings) {
+        return start(new ServerSettings(host, port, 0, ServerSettings.HELIDON_GRACE), routes, pool, settings);
+    }
+
+    /**
+     * Starts listening on the proxy port and the admin port.
+     *
+     * @param server   addresses and shutdown grace
+     * @param routes   the keyed routes
+     * @param pool     the backends, updated by discovery while the server runs; also what
+     *                 readiness reports on
+     * @param settings proxy settings
+     * @return the running server
+     */
+    public static RouterServer start(ServerSettings server, RouteTable routes, BackendPool pool, ProxySettings settings) {
         Objects.requireNonNull(pool, "pool");
         ProxyHandler proxy = new ProxyHandler(routes, pool, settings);
-        WebServer server = WebServer.builder()
-                .host(host)
-                .port(port)
+        WebServer webServer = WebServer.builder()
+                .host(server.host())
+                .port(server.port())
                 .shutdownHook(false)
+                // Helidon's stop closes the server socket, lets busy connections finish their
+                // request for this long, then interrupts them (ServerListener.suspend, 4.5.0).
+                .shutdownGracePeriod(server.shutdownGrace())
                 // Bytes pass through untouched: never decode a request body or encode a response.
                 .contentEncoding(PassThroughEncoding.INSTANCE)
                 .addProtocol(Http1Config.builder().maxPrologueLength(8192).build())
                 .routing(routing -> routing(routing, proxy))
+                .putSocket(ADMIN_SOCKET, admin -> admin.host(server.host()).port(server.adminPort())
+                        .shutdownGracePeriod(ServerSettings.HELIDON_GRACE))
+                // only the observe feature we add, and only on the admin socket
+                .featuresDiscoverServices(false)
+                .addFeature(ObserveFeature.builder()
+                        .observersDiscoverServices(false)
+                        .addObserver(HealthObserver.builder().details(true).addCheck(new PoolReadiness(pool)).build())
+                        .sockets(List.of(ADMIN_SOCKET))
+                        .build())
                 .build()
                 .start();
-        return new RouterServer(server, proxy);
+        return new RouterServer(webServer, proxy);
     }
 
     /** The main socket's routing: reused by tests that want the router without a socket. */
@@ -76,10 +111,16 @@ public final class RouterServer implements AutoCloseable {
         return server.port();
     }
 
+    /** The admin socket's port: {@code /observe/health} lives there. */
+    public int adminPort() {
+        return server.port(ADMIN_SOCKET);
+    }
+
     public boolean isRunning() {
         return server.isRunning();
     }
 
+    /** Stops accepting, lets in-flight requests finish up to the grace, closes the rest. */
     @Override
     public void close() {
         server.stop();

@@ -1,0 +1,111 @@
+package io.insika.router.server;
+
+import java.lang.System.Logger.Level;
+import java.util.stream.Collectors;
+
+import io.insika.router.api.PluginOptions;
+import io.insika.router.server.config.DnsBackends;
+import io.insika.router.server.config.RouterConfig;
+import io.insika.router.server.config.StaticBackends;
+import io.insika.router.server.discovery.BackendDiscovery;
+import io.insika.router.server.plugin.PluginRegistry;
+import io.insika.router.server.proxy.ProxySettings;
+import io.insika.router.server.routing.BackendPool;
+import io.insika.router.server.routing.RouteSpec;
+import io.insika.router.server.routing.RouteTable;
+
+/**
+ * The whole router, assembled from a validated configuration: discovery keeping the pool
+ * current, and the server in front of it. Closing it is the graceful stop.
+ */
+public final class Router implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(Router.class.getName());
+
+    private final RouterServer server;
+    private final BackendDiscovery discovery;
+
+    private Router(RouterServer server, BackendDiscovery discovery) {
+        this.server = server;
+        this.discovery = discovery;
+    }
+
+    /**
+     * Fills the pool (the first DNS answer included), then listens.
+     *
+     * @param config   the validated configuration
+     * @param registry the strategies and extractors it names
+     * @return the running router
+     */
+    public static Router start(RouterConfig config, PluginRegistry registry) {
+        BackendPool pool = newPool(config, registry);
+        RouteTable routes = RouteTable.build(config.routes(), registry);
+        logPlan(config, registry);
+        BackendDiscovery discovery = BackendDiscovery.start(config.backends(), pool);
+        try {
+            RouterServer server = RouterServer.start(
+                    new ServerSettings(config.host(), config.port(), config.adminPort(), config.shutdownGrace()),
+                    routes, pool, new ProxySettings(config.bodyMaxBytes(), config.backendTimeout()));
+            LOG.log(Level.INFO, "listening on http://{0}:{1,number,#} (proxy) and http://{0}:{2,number,#}/observe/health"
+                    + " (admin)", config.host(), server.port(), server.adminPort());
+            return new Router(server, discovery);
+        } catch (RuntimeException e) {
+            discovery.close();
+            throw e;
+        }
+    }
+
+    /**
+     * An empty pool placing keys with the configured strategy and rotating over all backends
+     * for requests without one.
+     */
+    public static BackendPool newPool(RouterConfig config, PluginRegistry registry) {
+        return new BackendPool(
+                registry.strategy(config.strategy()).orElseThrow().create(config.strategyOptions()),
+                registry.strategy("round-robin").orElseThrow().create(PluginOptions.empty()));
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    public int adminPort() {
+        return server.adminPort();
+    }
+
+    /** Stops accepting, lets in-flight requests finish up to the shutdown grace, stops discovery. */
+    @Override
+    public void close() {
+        LOG.log(Level.INFO, "stopping: in-flight requests may finish");
+        server.close();
+        discovery.close();
+        LOG.log(Level.INFO, "stopped");
+    }
+
+    private static void logPlan(RouterConfig config, PluginRegistry registry) {
+        LOG.log(Level.INFO, "strategy {0}{1}", config.strategy(),
+                config.strategyOptions().names().isEmpty() ? "" : " " + config.strategyOptions());
+        LOG.log(Level.INFO, "routes: {0}", config.routes().isEmpty() ? "none (every request round-robin)"
+                : config.routes().stream().map(Router::describe).collect(Collectors.joining("; ")));
+        LOG.log(Level.INFO, "backends: {0}", switch (config.backends()) {
+            case StaticBackends list -> list.backends().isEmpty() ? "none configured"
+                    : "static " + list.backends().stream().map(Object::toString).collect(Collectors.joining(", "));
+            case DnsBackends dns -> "DNS " + dns.name() + " port " + dns.port() + ", every " + dns.interval();
+        });
+        if (registry.plugins().isEmpty()) {
+            LOG.log(Level.INFO, "plugins: none");
+        }
+        registry.plugins().forEach(plugin -> LOG.log(Level.INFO, "plugin {0}", plugin));
+    }
+
+    /** {@code POST /v1/responses by json-field(field=user)}: how a route reads in a log or report. */
+    public static String describe(RouteSpec route) {
+        String methods = route.methods().isEmpty() ? "*" : String.join(",", new java.util.TreeSet<>(route.methods()));
+        String keys = route.keys().isEmpty() ? "no key" : route.keys().stream()
+                .map(key -> key.type() + key.options().names().stream()
+                        .map(name -> name + "=" + key.options().get(name).orElse(""))
+                        .collect(Collectors.joining(", ", "(", ")")))
+                .collect(Collectors.joining(" or "));
+        return methods + " " + route.path() + " by " + keys;
+    }
+}

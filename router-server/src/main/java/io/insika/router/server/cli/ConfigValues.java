@@ -1,0 +1,46 @@
+package io.insika.router.server.cli;
+
+import java.util.stream.Collectors;
+
+import io.insika.router.server.config.DnsBackends;
+import io.insika.router.server.config.RouterConfig;
+import io.insika.router.server.config.StaticBackends;
+
+/** The effective value behind each key {@code check} reports, as text. */
+final class ConfigValues {
+
+    private ConfigValues() {
+    }
+
+    static String of(RouterConfig config, String key) {
+        return switch (key) {
+            case "server.host" -> config.host();
+            case "server.port" -> String.valueOf(config.port());
+            case "server.admin-port" -> String.valueOf(config.adminPort());
+            case "server.shutdown-grace" -> config.shutdownGrace().toString();
+            case "strategy.name" -> config.strategy();
+            case "strategy.options" -> config.strategyOptions().names().stream()
+                    .map(name -> name + "=" + config.strategyOptions().get(name).orElse(""))
+                    .collect(Collectors.joining(", ", "{", "}"));
+            case "proxy.body-max-bytes" -> String.valueOf(config.bodyMaxBytes());
+            case "proxy.backend-timeout" -> config.backendTimeout().toString();
+            case "routes" -> config.routes().size() + " route(s)";
+            case "backends.static" -> config.backends() instanceof StaticBackends list
+                    ? (list.backends().isEmpty() ? "none" : list.backends().stream().map(Object::toString)
+                            .collect(Collectors.joining(", ")))
+                    : "";
+            default -> config.backends() instanceof DnsBackends dns ? dns(dns, key) : "";
+        };
+    }
+
+    private static String dns(DnsBackends dns, String key) {
+        return switch (key) {
+            case "backends.dns.name" -> dns.name();
+            case "backends.dns.port" -> String.valueOf(dns.port());
+            case "backends.dns.interval" -> dns.interval().toString();
+            case "backends.dns.resolver" -> dns.resolver().map(Object::toString).orElse("the system's");
+            case "backends.dns.timeout" -> dns.timeout().toString();
+            default -> "";
+        };
+    }
+}

@@ -1,0 +1,28 @@
+package io.insika.router.server.cli;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+import io.insika.router.server.Router;
+import io.insika.router.server.config.RouterConfig;
+import io.insika.router.server.config.RouterConfigLoader;
+import io.insika.router.server.plugin.PluginRegistry;
+
+/** {@code insika-router}: serves until SIGTERM, then stops gracefully. */
+final class ServeCommand {
+
+    private ServeCommand() {
+    }
+
+    static int run(PluginRegistry plugins, Map<String, String> environment, Optional<Path> configFile) {
+        RouterConfig config = new RouterConfigLoader(plugins).load(configFile, environment);
+        StopSignal stop = StopSignal.install();
+        FreePort.require(config.host(), config.port(), "server.port");
+        FreePort.require(config.host(), config.adminPort(), "server.admin-port");
+        try (Router router = Router.start(config, plugins)) {
+            stop.await();
+        }
+        return CommandLine.OK;
+    }
+}

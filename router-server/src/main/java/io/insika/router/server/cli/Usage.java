@@ -1,0 +1,30 @@
+package io.insika.router.server.cli;
+
+/** The help text, and the one usage line printed after a command-line mistake. */
+final class Usage {
+
+    static final String LINE = "usage: insika-router [demo [--port N] | check | route KEY] [--config FILE]"
+            + " | --help | --version";
+
+    static final String HELP = """
+            insika-router: a session-sticky reverse proxy.
+
+            usage:
+              insika-router [--config FILE]         serve: proxy to the configured backends
+              insika-router demo [--port N]         three demo backends on loopback, the router in
+                                                    front of them on port N (default 9090)
+              insika-router check [--config FILE]   validate the configuration and print every
+                                                    value with where it came from
+              insika-router route KEY [--config FILE]
+                                                    print which backend owns the session KEY
+              insika-router --help | --version
+
+            The configuration is --config FILE, else $INSIKA_ROUTER_CONFIG, else
+            conf/insika-router.yaml of the distribution; every INSIKA_ROUTER_* variable overrides
+            its YAML key. Plugin jars are read from the distribution's plugins/ directory.
+            SIGTERM or Ctrl-C stops the router gracefully (server.shutdown-grace).
+            """;
+
+    private Usage() {
+    }
+}
