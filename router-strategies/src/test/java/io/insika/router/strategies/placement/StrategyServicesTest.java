@@ -16,6 +16,6 @@ class StrategyServicesTest {
                 .map(provider -> provider.get().name())
                 .toList();
 
-        assertThat(names, hasItems("ketama"));
+        assertThat(names, hasItems("ketama", "rendezvous", "round-robin"));
     }
 }
