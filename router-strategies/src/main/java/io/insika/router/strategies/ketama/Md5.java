@@ -8,10 +8,11 @@ import java.nio.ByteOrder;
  * MD5 (RFC 1321) of a byte array, answering with the four state words instead of 16 bytes.
  *
  * <p>Ketama reads a digest as four little-endian 32-bit numbers, and those are exactly MD5's
- * final state words A, B, C, D, so no byte array is built. Written out here rather than taken
- * from {@link java.security.MessageDigest} because a pick hashes every key: a fresh or cloned
- * digest costs several objects and a provider lookup per call (see {@code KeyHashBenchmark}).
- * Tests check it against {@code MessageDigest} for every length across block boundaries.
+ * final state words A, B, C, D, so no byte array is built. Written here rather than taken from
+ * {@link java.security.MessageDigest} because a pick hashes every key: a fresh or cloned digest
+ * costs several objects per call, and keys that fit one block take the unrolled
+ * {@link OneBlockMd5} (see the benchmarks module's {@code KetamaKeyHashBenchmark}). Tests check
+ * both against {@code MessageDigest} for every length across three blocks.
  */
 final class Md5 {
 
@@ -32,8 +33,7 @@ final class Md5 {
 
     /** Word A of the digest: its bytes 0..3 read little-endian. */
     static int firstWord(byte[] message) {
-        int[] state = digestWords(message);
-        return state[0];
+        return message.length <= OneBlockMd5.MAX_LENGTH ? OneBlockMd5.firstWord(message) : digestWords(message)[0];
     }
 
     /** The digest as four words; word i is the digest's bytes 4i..4i+3 read little-endian. */
