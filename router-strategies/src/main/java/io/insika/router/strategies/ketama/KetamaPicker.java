@@ -32,8 +32,4 @@ final class KetamaPicker implements Picker {
     public List<Backend> backends() {
         return backends.list();
     }
-
-    KetamaRing ring() {
-        return ring;
-    }
 }
