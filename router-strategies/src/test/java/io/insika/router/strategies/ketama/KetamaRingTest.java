@@ -5,6 +5,7 @@ import static io.insika.router.strategies.placement.PlacementFixtures.backends;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.lessThanOrEqualTo;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
 import java.util.Random;
@@ -50,6 +51,17 @@ class KetamaRingTest {
                 KetamaWeighting.NONE);
 
         assertThat(ring.size(), is(4 * 160));
+    }
+
+    @Test
+    void refusesARingBeyondSixteenMillionPointsNamingTheCount() {
+        BackendSet huge = BackendSet.of(List.of(backend("a:1", 104_857), backend("b:1", 1)));
+
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> KetamaRing.build(huge, KetamaWeighting.NONE));
+
+        assertThat(e.getMessage(),
+                is("ketama: [16777280 points] for 2 backends (expected: at most 16777216; lower the weights)"));
     }
 
     /** The reference: a plain scan. */
