@@ -52,7 +52,7 @@ public interface RequestView {
     List<String> headerValues(String name);
 
     /**
-     * The first value of a query parameter, percent-decoded ({@code +} as a space).
+     * The first value of a query parameter, percent-decoded.
      *
      * @param name the parameter name, matched exactly
      * @return its first value ({@code ""} for {@code ?name} or {@code ?name=}), or empty if absent

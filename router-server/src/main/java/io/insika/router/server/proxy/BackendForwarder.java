@@ -1,0 +1,205 @@
+package io.insika.router.server.proxy;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.util.OptionalLong;
+
+import io.helidon.common.socket.SocketOptions;
+import io.helidon.http.Header;
+import io.helidon.http.Method;
+import io.helidon.http.encoding.ContentEncodingContext;
+import io.helidon.webclient.api.HttpClientResponse;
+import io.helidon.webclient.api.Proxy;
+import io.helidon.webclient.http1.Http1Client;
+import io.helidon.webclient.http1.Http1ClientRequest;
+import io.helidon.webserver.CloseConnectionException;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.insika.router.api.Backend;
+
+/**
+ * Sends one request to one backend and streams its answer back, byte for byte, in both
+ * directions. It never picks a backend and never tries a second one.
+ */
+final class BackendForwarder implements AutoCloseable {
+
+    private static final System.Logger LOGGER = System.getLogger(BackendForwarder.class.getName());
+    private static final int COPY_BUFFER = 16 * 1024;
+    // Each failed attempt drops one dead pooled connection; a fresh connect that fails is final.
+    private static final int STALE_CONNECTION_ATTEMPTS = 4;
+
+    private final Http1Client client;
+
+    BackendForwarder(ProxySettings settings) {
+        // Every default below is one a proxy must not keep: see shared/helidon-facts.md.
+        this.client = Http1Client.builder()
+                .followRedirects(false)
+                .sendExpectContinue(false)
+                .proxy(Proxy.noProxy())
+                .shareConnectionCache(false)
+                .connectionCacheSize(1024)
+                .contentEncoding(ContentEncodingContext.builder().contentEncodingsDiscoverServices(false).build())
+                .connectTimeout(settings.backendTimeout())
+                .readTimeout(settings.backendTimeout())
+                .socketOptions(SocketOptions.builder()
+                        .tcpNoDelay(true)
+                        .connectTimeout(settings.backendTimeout())
+                        .readTimeout(settings.backendTimeout())
+                        .build())
+                .build();
+    }
+
+    /**
+     * Forwards the request and relays the response.
+     *
+     * @param request  the client's request
+     * @param response the client's response, not yet started
+     * @param backend  the owner
+     * @param body     the body, with any bytes already peeked; {@code null} when the request has none
+     * @return empty when the response was relayed, else the failure to answer with (nothing has
+     * been written to the client then)
+     * @throws CloseConnectionException when the exchange broke after the response started, or
+     *                                  the client vanished: the client connection must close
+     */
+    java.util.Optional<ProxyFailure> forward(ServerRequest request, ServerResponse response, Backend backend,
+                                              BodyPeek body) {
+        Method method = request.prologue().method();
+        String target = target(request, backend);
+        HttpClientResponse answer;
+        for (int attempt = 1; ; attempt++) {
+            boolean[] started = new boolean[1];
+            try {
+                answer = send(method, target, request, body, started);
+                break;
+            } catch (ClientGoneException e) {
+                throw new CloseConnectionException("client went away while sending its body", e);
+            } catch (RuntimeException e) {
+                // A pooled connection the backend closed while it sat idle fails before our body
+                // handler runs: nothing was sent, so a fresh connection to the same owner is safe.
+                if (!started[0] && !isConnectFailure(e) && attempt < STALE_CONNECTION_ATTEMPTS) {
+                    LOGGER.log(System.Logger.Level.DEBUG, "stale pooled connection to {0}; resending", backend.id());
+                    continue;
+                }
+                return java.util.Optional.of(classify(e, started[0]));
+            }
+        }
+        try (HttpClientResponse relayed = answer) {
+            relay(method, response, relayed);
+        }
+        return java.util.Optional.empty();
+    }
+
+    @Override
+    public void close() {
+        client.closeResource();
+    }
+
+    private HttpClientResponse send(Method method, String target, ServerRequest request, BodyPeek body,
+                                    boolean[] started) {
+        Http1ClientRequest outgoing = client.method(method)
+                .uri(target)
+                .skipUriEncoding(true)
+                .headers(headers -> ForwardedHeaders.copy(request, headers));
+        if (method == Method.HEAD) {
+            // HEAD has no body and is safe to send twice, so it needs no "started" marker.
+            return outgoing.request();
+        }
+        return outgoing.outputStream(stream -> {
+            started[0] = true;
+            if (body != null) {
+                body.forwardTo(stream, new byte[COPY_BUFFER]);
+            }
+            stream.close();
+        });
+    }
+
+    private static String target(ServerRequest request, Backend backend) {
+        var prologue = request.prologue();
+        String path = prologue.uriPath().rawPath();
+        String base = backend.uri().getScheme() + "://" + backend.uri().getRawAuthority();
+        return prologue.hasQuery() ? base + path + "?" + prologue.query().rawValue() : base + path;
+    }
+
+    private static boolean isConnectFailure(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof ConnectException || cause instanceof UnknownHostException
+                    || cause instanceof NoRouteToHostException || cause instanceof SocketTimeoutException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // Connect-phase failures mean no byte reached the backend: the only case the client may retry.
+    private static ProxyFailure classify(Throwable failure, boolean started) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof ConnectException || cause instanceof UnknownHostException
+                    || cause instanceof NoRouteToHostException) {
+                return ProxyFailure.UNAVAILABLE;
+            }
+            if (cause instanceof SocketTimeoutException) {
+                return started ? ProxyFailure.BACKEND_TIMEOUT : ProxyFailure.UNAVAILABLE;
+            }
+        }
+        return started ? ProxyFailure.BACKEND_FAILED : ProxyFailure.UNAVAILABLE;
+    }
+
+    private static void relay(Method method, ServerResponse response, HttpClientResponse answer) {
+        response.status(answer.status());
+        HopByHopHeaders hopByHop = HopByHopHeaders.of(answer.headers());
+        for (Header header : answer.headers()) {
+            if (!hopByHop.excludes(header)) {
+                response.header(header);
+            }
+        }
+        int code = answer.status().code();
+        if (method == Method.HEAD || code == 204 || code == 304 || code < 200) {
+            response.send();
+            return;
+        }
+        OptionalLong length = answer.headers().contentLength();
+        streamBody(answer.inputStream(), response.outputStream(), length);
+    }
+
+    // Streams as it arrives; a body of unknown length (SSE, chunked) is flushed after every read so
+    // each event reaches the client as soon as the backend wrote it.
+    private static void streamBody(InputStream from, OutputStream to, OptionalLong length) {
+        byte[] buffer = new byte[COPY_BUFFER];
+        long copied = 0;
+        boolean flushEachRead = length.isEmpty();
+        while (true) {
+            int n;
+            try {
+                n = from.read(buffer);
+            } catch (IOException | UncheckedIOException e) {
+                throw new CloseConnectionException("backend failed mid-response", e);
+            }
+            if (n < 0) {
+                break;
+            }
+            copied += n;
+            try {
+                to.write(buffer, 0, n);
+                if (flushEachRead) {
+                    to.flush();
+                }
+            } catch (IOException | RuntimeException e) {
+                throw new CloseConnectionException("client went away mid-response", e);
+            }
+        }
+        if (length.isPresent() && copied != length.getAsLong()) {
+            throw new CloseConnectionException("backend sent " + copied + " of " + length.getAsLong() + " bytes");
+        }
+        try {
+            to.close();
+        } catch (IOException | RuntimeException e) {
+            throw new CloseConnectionException("client went away mid-response", e);
+        }
+    }
+}

@@ -1,0 +1,151 @@
+package io.insika.router.server.proxy;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Arrays;
+
+import io.insika.router.api.BodyPrefix;
+
+/**
+ * The start of a request body, read lazily for key extractors and kept so that it can be
+ * forwarded first, followed by the rest of the body straight from the client.
+ *
+ * <p>Memory is bounded by the cap, never by the body: at most {@code limit + 1} bytes are held
+ * (the extra byte is how we learn the body goes on past the cap). Not thread-safe: one request,
+ * one virtual thread.
+ */
+final class BodyPeek implements BodyPrefix {
+
+    private static final int FIRST_CHUNK = 8192;
+
+    private final InputStream client;
+    private final int limit;
+    private byte[] buffer = new byte[0];
+    private int filled;
+    private boolean clientEnded;
+    private IOException clientFailure;
+
+    BodyPeek(InputStream client, int limit) {
+        this.client = client;
+        this.limit = limit;
+    }
+
+    @Override
+    public InputStream open() {
+        return new PrefixStream();
+    }
+
+    @Override
+    public int limit() {
+        return limit;
+    }
+
+    @Override
+    public boolean exceedsLimit() {
+        return filled > limit;
+    }
+
+    /** How many body bytes have been taken from the client so far. */
+    int peeked() {
+        return filled;
+    }
+
+    /**
+     * Writes the whole body to the backend: the peeked bytes, then the rest from the client.
+     *
+     * @param backend    where the body goes
+     * @param copyBuffer scratch space for the copy
+     * @throws ClientGoneException if reading from the client fails
+     * @throws IOException         if writing to the backend fails
+     */
+    void forwardTo(OutputStream backend, byte[] copyBuffer) throws IOException {
+        if (clientFailure != null) {
+            throw new ClientGoneException(clientFailure);
+        }
+        // Never write zero bytes: Helidon's chunked request stream turns an empty write into a
+        // zero-length chunk, which is the end-of-body marker, and the real one then follows.
+        if (filled > 0) {
+            backend.write(buffer, 0, filled);
+        }
+        if (clientEnded) {
+            return;
+        }
+        while (true) {
+            int n;
+            try {
+                n = client.read(copyBuffer);
+            } catch (IOException e) {
+                throw new ClientGoneException(e);
+            } catch (java.io.UncheckedIOException e) {
+                throw new ClientGoneException(e.getCause());
+            }
+            if (n < 0) {
+                return;
+            }
+            if (n > 0) {
+                backend.write(copyBuffer, 0, n);
+            }
+        }
+    }
+
+    // Pulls more bytes from the client, growing the buffer, never past limit + 1.
+    private boolean pull(int wanted) {
+        if (clientEnded || filled > limit) {
+            return false;
+        }
+        int room = limit + 1 - filled;
+        int ask = Math.min(room, Math.max(wanted, FIRST_CHUNK));
+        if (buffer.length - filled < ask) {
+            int grown = Math.min(limit + 1, Math.max(filled + ask, buffer.length * 2));
+            buffer = Arrays.copyOf(buffer, grown);
+        }
+        try {
+            int n = client.read(buffer, filled, ask);
+            if (n < 0) {
+                clientEnded = true;
+                return false;
+            }
+            filled += n;
+            return true;
+        } catch (IOException e) {
+            clientFailure = e;
+        } catch (java.io.UncheckedIOException e) {
+            clientFailure = e.getCause();
+        }
+        clientEnded = true;
+        return false;
+    }
+
+    private final class PrefixStream extends InputStream {
+        private int position;
+
+        @Override
+        public int read() {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+        }
+
+        @Override
+        public int read(byte[] target, int offset, int length) {
+            if (length == 0) {
+                return 0;
+            }
+            int visible = Math.min(filled, limit);
+            while (position >= visible) {
+                if (position >= limit) {
+                    pull(1); // learn whether the body goes on past the cap
+                    return -1;
+                }
+                if (!pull(length)) {
+                    return -1;
+                }
+                visible = Math.min(filled, limit);
+            }
+            int n = Math.min(length, visible - position);
+            System.arraycopy(buffer, position, target, offset, n);
+            position += n;
+            return n;
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package io.insika.router.server.proxy;
+
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+
+import io.helidon.http.Header;
+import io.helidon.http.HeaderName;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.ServerRequestHeaders;
+import io.helidon.http.ClientRequestHeaders;
+import io.helidon.webserver.http.ServerRequest;
+
+/**
+ * The headers a backend receives: the client's end-to-end headers unchanged (its {@code Host}
+ * included), plus the {@code X-Forwarded-*} trio.
+ */
+final class ForwardedHeaders {
+
+    static final HeaderName X_FORWARDED_FOR = HeaderNames.create("X-Forwarded-For");
+    static final HeaderName X_FORWARDED_PROTO = HeaderNames.create("X-Forwarded-Proto");
+    static final HeaderName X_FORWARDED_HOST = HeaderNames.create("X-Forwarded-Host");
+
+    private ForwardedHeaders() {
+    }
+
+    static void copy(ServerRequest request, ClientRequestHeaders outgoing) {
+        ServerRequestHeaders incoming = request.headers();
+        HopByHopHeaders hopByHop = HopByHopHeaders.of(incoming);
+        for (Header header : incoming) {
+            if (!hopByHop.excludes(header) && !header.headerName().equals(X_FORWARDED_FOR)) {
+                outgoing.add(header);
+            }
+        }
+        // The chain grows by one hop; Proto and Host are kept when an earlier proxy (an ingress
+        // that terminated TLS, say) set them, since it saw the client and we did not.
+        String peer = peerAddress(request.remotePeer().address());
+        String chain = String.join(", ", incoming.values(X_FORWARDED_FOR));
+        outgoing.set(X_FORWARDED_FOR, chain.isEmpty() ? peer : chain + ", " + peer);
+        if (!incoming.contains(X_FORWARDED_PROTO)) {
+            outgoing.set(X_FORWARDED_PROTO, request.isSecure() ? "https" : "http");
+        }
+        if (!incoming.contains(X_FORWARDED_HOST)) {
+            incoming.first(HeaderNames.HOST).ifPresent(host -> outgoing.set(X_FORWARDED_HOST, host));
+        }
+    }
+
+    private static String peerAddress(SocketAddress address) {
+        if (address instanceof InetSocketAddress inet && inet.getAddress() != null) {
+            return inet.getAddress().getHostAddress();
+        }
+        return String.valueOf(address);
+    }
+}

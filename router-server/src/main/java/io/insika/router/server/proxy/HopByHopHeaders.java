@@ -1,0 +1,53 @@
+package io.insika.router.server.proxy;
+
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Set;
+
+import io.helidon.http.Header;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Headers;
+
+/**
+ * The headers that describe one connection rather than the message (RFC 9110, section 7.6.1),
+ * which a proxy must not forward in either direction.
+ */
+final class HopByHopHeaders {
+
+    // Keep-Alive, Proxy-Connection and Trailer are not in RFC 9110's list but are hop-by-hop in
+    // practice (RFC 2616, section 13.5.1); Expect is answered by our own server. Compared by
+    // lower-case name because Helidon's HeaderName equality depends on how the name was made.
+    private static final Set<String> ALWAYS = Set.of(
+            "connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade",
+            "expect");
+
+    private static final HopByHopHeaders FIXED = new HopByHopHeaders(Set.of());
+
+    private final Set<String> named;
+
+    private HopByHopHeaders(Set<String> named) {
+        this.named = named;
+    }
+
+    /** The hop-by-hop headers of one message: the fixed ones plus those its Connection header names. */
+    static HopByHopHeaders of(Headers headers) {
+        if (!headers.contains(HeaderNames.CONNECTION)) {
+            return FIXED;
+        }
+        Set<String> named = new HashSet<>();
+        for (String value : headers.get(HeaderNames.CONNECTION).allValues()) {
+            for (String token : value.split(",")) {
+                String name = token.trim();
+                if (!name.isEmpty()) {
+                    named.add(name.toLowerCase(Locale.ROOT));
+                }
+            }
+        }
+        return new HopByHopHeaders(named);
+    }
+
+    boolean excludes(Header header) {
+        String name = header.headerName().lowerCase();
+        return ALWAYS.contains(name) || named.contains(name);
+    }
+}

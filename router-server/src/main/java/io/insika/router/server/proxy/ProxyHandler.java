@@ -1,0 +1,109 @@
+package io.insika.router.server.proxy;
+
+import java.lang.System.Logger.Level;
+import java.util.Map;
+import java.util.Optional;
+
+import io.helidon.webserver.http.Handler;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.insika.router.api.Backend;
+import io.insika.router.api.KeyExtractor;
+import io.insika.router.server.routing.BackendPool;
+import io.insika.router.server.routing.RouteMatch;
+import io.insika.router.server.routing.RouteTable;
+import io.insika.router.server.routing.RoutingSnapshot;
+
+/**
+ * The proxy: finds the request's session key, picks its owner from the current snapshot and
+ * forwards the request there, and only there. Runs on the request's virtual thread.
+ */
+public final class ProxyHandler implements Handler, AutoCloseable {
+
+    private static final System.Logger LOGGER = System.getLogger(ProxyHandler.class.getName());
+
+    private final RouteTable routes;
+    private final BackendPool pool;
+    private final ProxySettings settings;
+    private final BackendForwarder forwarder;
+
+    public ProxyHandler(RouteTable routes, BackendPool pool, ProxySettings settings) {
+        this.routes = routes;
+        this.pool = pool;
+        this.settings = settings;
+        this.forwarder = new BackendForwarder(settings);
+    }
+
+    @Override
+    public void handle(ServerRequest request, ServerResponse response) {
+        RoutingSnapshot snapshot = pool.snapshot();
+        BodyPeek body = request.content().hasEntity()
+                ? new BodyPeek(request.content().inputStream(), settings.bodyMaxBytes())
+                : null;
+        Optional<Backend> owner = place(request, snapshot, body);
+        if (owner.isEmpty()) {
+            LOGGER.log(Level.DEBUG, "no backends: {0} {1} answered 503", request.prologue().method().text(),
+                    request.prologue().uriPath().rawPath());
+            ProxyFailure.UNAVAILABLE.send(response, body != null);
+            return;
+        }
+        Optional<ProxyFailure> failure = forwarder.forward(request, response, owner.get(), body);
+        failure.ifPresent(it -> {
+            LOGGER.log(Level.WARNING, "backend {0}: {1} for {2} {3}", owner.get().id(), it,
+                    request.prologue().method().text(), request.prologue().uriPath().rawPath());
+            it.send(response, body != null);
+        });
+    }
+
+    @Override
+    public void close() {
+        forwarder.close();
+    }
+
+    private Optional<Backend> place(ServerRequest request, RoutingSnapshot snapshot, BodyPeek body) {
+        Optional<RouteMatch> match = routes.match(request.prologue().method().text(),
+                request.prologue().uriPath().rawPath());
+        if (match.isEmpty()) {
+            return snapshot.next();
+        }
+        Optional<String> key = findKey(request, match.get(), body);
+        if (key.isPresent()) {
+            if (LOGGER.isLoggable(Level.DEBUG)) {
+                LOGGER.log(Level.DEBUG, "key {0} on {1}", SessionKeyDigest.of(key.get()), match.get().route());
+            }
+            return snapshot.owner(key.get());
+        }
+        if (LOGGER.isLoggable(Level.DEBUG)) {
+            LOGGER.log(Level.DEBUG, "no key on {0}: {1}; round-robin", match.get().route(), missReason(body));
+        }
+        return snapshot.next();
+    }
+
+    private Optional<String> findKey(ServerRequest request, RouteMatch match, BodyPeek body) {
+        io.insika.router.api.BodyPrefix visibleBody = match.route().needsBody() && body != null ? body : EmptyBody.INSTANCE;
+        Map<String, String> parameters = match.pathParameters();
+        IncomingRequestView view = new IncomingRequestView(request, parameters, visibleBody);
+        for (KeyExtractor extractor : match.route().extractors()) {
+            try {
+                Optional<String> key = extractor.extract(view);
+                if (key.isPresent()) {
+                    return key;
+                }
+            } catch (RuntimeException | StackOverflowError e) {
+                // The contract says extractors never throw; a plugin that does must not cost the request.
+                LOGGER.log(Level.WARNING, "key extractor " + extractor.getClass().getName() + " threw; no key", e);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private String missReason(BodyPeek body) {
+        if (body == null || body.peeked() == 0) {
+            return "no key: header, query, path or body absent or empty";
+        }
+        if (body.exceedsLimit()) {
+            return "key not within the first " + settings.bodyMaxBytes() + " bytes of the body";
+        }
+        return "key absent, or the body is not JSON";
+    }
+}

@@ -1,0 +1,148 @@
+package io.insika.router.server.proxy;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static io.insika.router.server.proxy.RouterFixture.CLIENT;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.not;
+
+class BackendFailureTest {
+
+    private static final String ENVELOPE = "{\"error\":{\"class\":\"Insika::Router::BackendUnavailable\","
+            + "\"message\":\"no backend reachable\",\"retryable\":true,\"retry_after\":1}}";
+
+    private final List<TestBackend> backends = new ArrayList<>();
+    private RouterFixture router;
+
+    @AfterEach
+    void stop() {
+        if (router != null) {
+            router.close();
+        }
+        backends.forEach(TestBackend::close);
+    }
+
+    private void start(int count, ProxySettings settings) {
+        for (int i = 0; i < count; i++) {
+            backends.add(TestBackend.start("backend-" + i));
+        }
+        router = RouterFixture.start(backends, settings);
+    }
+
+    @Test
+    void anUnreachableOwnerGetsTheEnvelopeAndNoOtherBackendSeesTheRequest() throws Exception {
+        start(3, ProxySettings.DEFAULTS);
+        String key = "orphan";
+        TestBackend owner = ownerOf(key);
+        owner.close();
+        HttpResponse<String> response = post("/v1/responses", "{\"user\":\"" + key + "\"}");
+
+        assertThat(response.statusCode(), is(503));
+        assertThat(response.body(), is(ENVELOPE));
+        assertThat(response.headers().firstValue("Retry-After").orElseThrow(), is("1"));
+        assertThat(response.headers().firstValue("Content-Type").orElseThrow(), is("application/json"));
+        for (TestBackend backend : backends) {
+            assertThat(backend.name + " must not see the request", backend.hits.get(), is(0));
+        }
+    }
+
+    @Test
+    void noBackendsAtAllGetsTheEnvelopeAndUpStaysUp() throws Exception {
+        start(2, ProxySettings.DEFAULTS);
+        backends.forEach(TestBackend::close);
+        assertThat(post("/v1/responses", "{\"user\":\"u\"}").body(), is(ENVELOPE));
+        assertThat(get("/studio/x").statusCode(), is(503));
+        assertThat(get("/up").statusCode(), is(200));
+
+        router.pool.update(List.of());
+        HttpResponse<String> empty = get("/anything");
+        assertThat(empty.statusCode(), is(503));
+        assertThat(empty.body(), is(ENVELOPE));
+        assertThat(get("/up").statusCode(), is(200));
+    }
+
+    @Test
+    void aBackendRestartedOnTheSamePortServesTheNextRequest() throws Exception {
+        start(1, ProxySettings.DEFAULTS);
+        assertThat(post("/v1/responses", "{\"user\":\"u\"}").statusCode(), is(200));
+        TestBackend first = backends.removeFirst();
+        first.close();
+        TestBackend restarted = TestBackend.restart(first);
+        backends.add(restarted);
+
+        // The router's pooled connection to the old process is dead; the request must not fail.
+        for (int i = 0; i < 5; i++) {
+            HttpResponse<String> response = post("/v1/responses", "{\"user\":\"u\"}");
+            assertThat(response.statusCode(), is(200));
+        }
+        assertThat(restarted.hits.get(), is(5));
+    }
+
+    @Test
+    void aBackendThatDiesMidResponseClosesTheClientConnectionWithoutAFakeEnding() throws Exception {
+        start(1, ProxySettings.DEFAULTS);
+        try (Socket socket = new Socket("127.0.0.1", router.port())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(("GET /broken HTTP/1.1\r\nHost: t\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            String received = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            assertThat(received, containsString("200"));
+            assertThat(received, not(containsString("\r\n0\r\n\r\n")));
+        }
+    }
+
+    @Test
+    void aSilentBackendTimesOutWithANonRetryable504() throws Exception {
+        start(1, new ProxySettings(262_144, Duration.ofMillis(500)));
+        HttpResponse<String> response = get("/silent");
+        assertThat(response.statusCode(), is(504));
+        assertThat(response.body(), containsString("\"retryable\":false"));
+    }
+
+    @Test
+    void aClientThatLeavesMidStreamReleasesTheBackend() throws Exception {
+        start(1, ProxySettings.DEFAULTS);
+        try (Socket socket = new Socket("127.0.0.1", router.port())) {
+            OutputStream out = socket.getOutputStream();
+            out.write("GET /endless HTTP/1.1\r\nHost: t\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            InputStream in = socket.getInputStream();
+            String seen = "";
+            while (!seen.contains("tick-3")) {
+                byte[] chunk = new byte[256];
+                int n = in.read(chunk);
+                assertThat(n > 0, is(true));
+                seen += new String(chunk, 0, n, StandardCharsets.ISO_8859_1);
+            }
+        }
+        assertThat("backend noticed the client left",
+                backends.getFirst().streamAbandoned.await(20, TimeUnit.SECONDS), is(true));
+    }
+
+    private TestBackend ownerOf(String key) {
+        String id = router.ownerOf(key).id();
+        return backends.stream().filter(b -> b.backend().id().equals(id)).findFirst().orElseThrow();
+    }
+
+    private HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return CLIENT.send(HttpRequest.newBuilder(router.uri(path)).GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> post(String path, String json) throws IOException, InterruptedException {
+        return CLIENT.send(HttpRequest.newBuilder(router.uri(path))
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+}

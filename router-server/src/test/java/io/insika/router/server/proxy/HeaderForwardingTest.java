@@ -1,0 +1,110 @@
+package io.insika.router.server.proxy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.hasKey;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.startsWith;
+
+class HeaderForwardingTest {
+
+    private static TestBackend backend;
+    private static RouterFixture router;
+
+    @BeforeAll
+    static void start() {
+        backend = TestBackend.start("only");
+        router = RouterFixture.start(List.of(backend));
+    }
+
+    @AfterAll
+    static void stop() {
+        router.close();
+        backend.close();
+    }
+
+    @Test
+    void hopByHopHeadersStayBehindAndEndToEndOnesPassUnchanged() throws Exception {
+        String response = exchange("GET /studio/x HTTP/1.1\r\n"
+                + "Host: app.example:8443\r\n"
+                + "Connection: close, X-Hop-Secret\r\n"
+                + "X-Hop-Secret: s3cret\r\n"
+                + "Keep-Alive: timeout=5\r\n"
+                + "Proxy-Connection: keep-alive\r\n"
+                + "TE: trailers\r\n"
+                + "X-Trace: abc\r\n"
+                + "Authorization: Bearer t\r\n"
+                + "\r\n");
+        assertThat(response, startsWith("HTTP/1.1 200"));
+        assertThat(backend.lastHeaders, not(hasKey("x-hop-secret")));
+        assertThat(backend.lastHeaders, not(hasKey("keep-alive")));
+        assertThat(backend.lastHeaders, not(hasKey("proxy-connection")));
+        assertThat(backend.lastHeaders, not(hasKey("te")));
+        assertThat(backend.lastHeaders.get("x-trace"), is(List.of("abc")));
+        assertThat(backend.lastHeaders.get("authorization"), is(List.of("Bearer t")));
+        assertThat(backend.lastHeaders.get("host"), is(List.of("app.example:8443")));
+    }
+
+    @Test
+    void forwardedHeadersAreSetAndTheForChainIsAppended() throws Exception {
+        exchange("GET /studio/x HTTP/1.1\r\nHost: app.example\r\nX-Forwarded-For: 203.0.113.7\r\nConnection: close\r\n\r\n");
+        assertThat(backend.lastHeaders.get("x-forwarded-for"), is(List.of("203.0.113.7, 127.0.0.1")));
+        assertThat(backend.lastHeaders.get("x-forwarded-proto"), is(List.of("http")));
+        assertThat(backend.lastHeaders.get("x-forwarded-host"), is(List.of("app.example")));
+
+        exchange("GET /studio/y HTTP/1.1\r\nHost: inner\r\nX-Forwarded-Proto: https\r\nX-Forwarded-Host: edge\r\nConnection: close\r\n\r\n");
+        assertThat(backend.lastHeaders.get("x-forwarded-for"), is(List.of("127.0.0.1")));
+        assertThat(backend.lastHeaders.get("x-forwarded-proto"), is(List.of("https")));
+        assertThat(backend.lastHeaders.get("x-forwarded-host"), is(List.of("edge")));
+    }
+
+    @Test
+    void pathAndQueryReachTheBackendByteForByte() throws Exception {
+        exchange("GET /studio/a%2Fb%20c/%E2%82%AC?x=%E2%82%AC&y=1+2&z=%2F&empty= HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n");
+        assertThat(backend.lastRawPath, is("/studio/a%2Fb%20c/%E2%82%AC"));
+        assertThat(backend.lastRawQuery, is("x=%E2%82%AC&y=1+2&z=%2F&empty="));
+    }
+
+    @Test
+    void headAnd204And304CarryNoBody() throws Exception {
+        String head = exchange("HEAD /studio/x HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n");
+        assertThat(head, startsWith("HTTP/1.1 200"));
+        assertThat(head.substring(head.indexOf("\r\n\r\n") + 4), is(""));
+
+        for (String code : List.of("204", "304")) {
+            String response = exchange("GET /status/" + code + " HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n");
+            assertThat(response, startsWith("HTTP/1.1 " + code));
+            assertThat(response.substring(response.indexOf("\r\n\r\n") + 4), is(""));
+        }
+    }
+
+    @Test
+    void redirectsPassThroughUntouched() throws Exception {
+        String response = exchange("GET /status/302 HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n");
+        assertThat(response, startsWith("HTTP/1.1 302"));
+        assertThat(response, containsString("X-Backend: only"));
+    }
+
+    // One request per connection, closed by the router after answering.
+    private static String exchange(String request) throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", router.port())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+            InputStream in = socket.getInputStream();
+            ByteArrayOutputStream all = new ByteArrayOutputStream();
+            in.transferTo(all);
+            return all.toString(StandardCharsets.ISO_8859_1);
+        }
+    }
+}

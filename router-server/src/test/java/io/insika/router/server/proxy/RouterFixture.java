@@ -1,0 +1,63 @@
+package io.insika.router.server.proxy;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.List;
+
+import io.insika.router.api.Backend;
+import io.insika.router.api.PluginOptions;
+import io.insika.router.server.RouterServer;
+import io.insika.router.server.plugin.PluginRegistry;
+import io.insika.router.server.routing.BackendPool;
+import io.insika.router.server.routing.DefaultRoutes;
+import io.insika.router.server.routing.RouteTable;
+
+/** A router on a loopback port in front of test backends, with the default (seed) route table. */
+final class RouterFixture implements AutoCloseable {
+
+    static final HttpClient CLIENT = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
+
+    final BackendPool pool;
+    private final RouterServer server;
+
+    private RouterFixture(BackendPool pool, RouterServer server) {
+        this.pool = pool;
+        this.server = server;
+    }
+
+    static RouterFixture start(List<TestBackend> backends) {
+        return start(backends, ProxySettings.DEFAULTS);
+    }
+
+    static RouterFixture start(List<TestBackend> backends, ProxySettings settings) {
+        PluginRegistry registry = PluginRegistry.builtIn();
+        BackendPool pool = new BackendPool(
+                registry.strategy("ketama").orElseThrow().create(PluginOptions.empty()),
+                registry.strategy("round-robin").orElseThrow().create(PluginOptions.empty()));
+        pool.update(backends.stream().map(TestBackend::backend).toList());
+        RouteTable routes = RouteTable.build(DefaultRoutes.specs(), registry);
+        return new RouterFixture(pool, RouterServer.start("127.0.0.1", 0, routes, pool, settings));
+    }
+
+    URI uri(String pathAndQuery) {
+        return URI.create("http://127.0.0.1:" + server.port() + pathAndQuery);
+    }
+
+    int port() {
+        return server.port();
+    }
+
+    /** The backend the router's own snapshot says owns a key. */
+    Backend ownerOf(String key) {
+        return pool.snapshot().owner(key).orElseThrow();
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}
