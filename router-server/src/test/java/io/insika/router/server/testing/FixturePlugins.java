@@ -109,9 +109,17 @@ public final class FixturePlugins {
         }
     }
 
+    /** Stands in for ketama: its one option, {@code compat}, as the real one spells it. */
     public static final class Ketama extends NamedStrategy {
         public Ketama() {
             super("ketama");
+        }
+
+        @Override
+        public RouteStrategy create(PluginOptions options) {
+            options.requireOnly(Set.of("compat"));
+            options.oneOf("compat", "none", Set.of("none", "libketama"));
+            return firstBackend();
         }
     }
 
