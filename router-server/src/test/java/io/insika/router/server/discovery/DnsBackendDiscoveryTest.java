@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.logging.Level;
+import java.util.stream.IntStream;
 
 import io.insika.router.api.Backend;
 import io.insika.router.server.config.DnsBackends;
@@ -162,6 +163,17 @@ class DnsBackendDiscoveryTest {
 
         assertThat(ids(), is(List.of("127.0.0.11:9292", "[2001:db8::1]:9292", "[::1]:9292")));
         assertThat(pool.snapshot().backends().get(1).uri().toString(), is("http://[2001:db8::1]:9292"));
+    }
+
+    @Test
+    void aServiceTooLargeForOneDatagramIsSeenWhole() {
+        // 200 A records are ~3 KB: the UDP answer is truncated and dnsjava asks again over TCP
+        String[] records = IntStream.range(0, 200).mapToObj(i -> "127.0.1." + i + " pods.test").toArray(String[]::new);
+        dns.records(records);
+
+        discovery = start(NAME, dns.address());
+
+        assertThat(pool.snapshot().backends().size(), is(200));
     }
 
     @Test
