@@ -1,0 +1,78 @@
+package io.insika.router.benchmarks;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.ServiceLoader;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import io.insika.router.api.Backend;
+import io.insika.router.api.Picker;
+import io.insika.router.api.PluginOptions;
+import io.insika.router.api.RouteStrategyProvider;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Time of one {@link Picker#pick} per strategy and backend count, equal weights, the picker
+ * found by name through {@link ServiceLoader} as the router finds it. Keys are UUID-shaped
+ * session ids from a precomputed array, so the cost of hashing the key is included and no
+ * single key stays hot in a branch predictor.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 5, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class PickBenchmark {
+
+    private static final int KEY_COUNT = 1 << 12;
+
+    @Param({"ketama", "rendezvous", "round-robin"})
+    public String strategy;
+
+    @Param({"3", "10", "100", "1000"})
+    public int backends;
+
+    private Picker picker;
+    private String[] keys;
+    private int next;
+
+    @Setup
+    public void setUp() {
+        RouteStrategyProvider provider = ServiceLoader.load(RouteStrategyProvider.class).stream()
+                .map(ServiceLoader.Provider::get)
+                .filter(p -> p.name().equals(strategy))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no strategy named " + strategy));
+        List<Backend> list = new ArrayList<>();
+        for (int i = 0; i < backends; i++) {
+            list.add(Backend.of(URI.create("http://10.0." + (i / 250) + "." + (1 + i % 250) + ":8080")));
+        }
+        picker = provider.create(PluginOptions.empty()).picker(list);
+        Random random = new Random(42);
+        keys = new String[KEY_COUNT];
+        for (int i = 0; i < KEY_COUNT; i++) {
+            keys[i] = new UUID(random.nextLong(), random.nextLong()).toString();
+        }
+    }
+
+    @Benchmark
+    public Optional<Backend> pick() {
+        next = (next + 1) & (KEY_COUNT - 1);
+        return picker.pick(keys[next]);
+    }
+}

@@ -1,0 +1,146 @@
+package io.insika.router.server.config;
+
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import io.helidon.config.Config;
+import io.insika.router.api.Backend;
+
+import static io.insika.router.server.config.EnvironmentOverrides.BACKENDS;
+import static io.insika.router.server.config.EnvironmentOverrides.BACKENDS_DNS;
+import static io.insika.router.server.config.EnvironmentOverrides.BACKEND_PORT;
+import static io.insika.router.server.config.EnvironmentOverrides.DNS_INTERVAL;
+
+/**
+ * Reads {@code backends}: a static list or a DNS name. An environment variable that selects a
+ * mode replaces YAML backends of the other mode entirely; within one mode each variable
+ * overrides only its own key.
+ */
+final class BackendsReader {
+
+    private static final String URL_FORM = "http(s)://host:port";
+    private static final ValueType<Integer> WEIGHT = ValueType.integer(1, 1000, "a whole number from 1 to 1000");
+
+    private final SettingReader reader;
+
+    BackendsReader(SettingReader reader) {
+        this.reader = reader;
+    }
+
+    BackendSource read() {
+        EnvironmentOverrides environment = reader.environment();
+        Config yaml = reader.root().get("backends");
+        boolean yamlStatic = yaml.get("static").exists();
+        boolean yamlDns = yaml.get("dns").exists();
+        if (yaml.exists() && yaml.type() != Config.Type.OBJECT) {
+            reader.problem("backends", SettingReader.describe(yaml), "a mapping with either static or dns");
+        }
+        if (environment.isSet(BACKENDS) && environment.isSet(BACKENDS_DNS)) {
+            reader.problem(BACKENDS_DNS, environment.get(BACKENDS_DNS).orElseThrow(),
+                    "unset when " + BACKENDS + " is set: choose static or DNS mode");
+        }
+        if (environment.isSet(BACKENDS)) {
+            return staticMode(fromEnvironment(environment.get(BACKENDS).orElseThrow()), ValueSource.ENVIRONMENT);
+        }
+        if (environment.isSet(BACKENDS_DNS)) {
+            return dnsMode();
+        }
+        if (yamlStatic && yamlDns) {
+            reader.problem("backends", "static, dns", "exactly one of static or dns");
+            return new StaticBackends(List.of());
+        }
+        if (yamlDns) {
+            return dnsMode();
+        }
+        if (yamlStatic) {
+            return staticMode(fromYaml(yaml.get("static")), reader.fileSource());
+        }
+        return staticMode(List.of(), ValueSource.DEFAULT);
+    }
+
+    private StaticBackends staticMode(List<Backend> backends, ValueSource source) {
+        reader.origin("backends.static", source);
+        for (String variable : List.of(BACKEND_PORT, DNS_INTERVAL)) {
+            reader.environment().get(variable).ifPresent(value -> reader.problem(variable, value,
+                    "unset in static mode; it applies only with " + BACKENDS_DNS + " or backends.dns"));
+        }
+        return new StaticBackends(backends);
+    }
+
+    private DnsBackends dnsMode() {
+        String name = reader.read("backends.dns.name", BACKENDS_DNS, "", ValueType.dnsName());
+        if (reader.origins().get("backends.dns.name") == ValueSource.DEFAULT) {
+            reader.problem("backends.dns.name", "", ValueType.dnsName().expected());
+        }
+        int port = reader.read("backends.dns.port", BACKEND_PORT, 0, ValueType.backendPort());
+        if (reader.origins().get("backends.dns.port") == ValueSource.DEFAULT) {
+            reader.problem(reader.environment().isSet(BACKENDS_DNS) ? BACKEND_PORT : "backends.dns.port", "",
+                    "a port from 1 to 65535: DNS mode needs the port every resolved backend listens on");
+        }
+        Duration interval = reader.read("backends.dns.interval", DNS_INTERVAL, DnsBackends.DEFAULT_INTERVAL,
+                ValueType.positiveDuration());
+        Optional<InetSocketAddress> resolver = reader.scalar("backends.dns.resolver", "backends.dns.resolver")
+                .flatMap(text -> reader.parse("backends.dns.resolver", text, ValueType.resolverAddress()));
+        reader.origin("backends.dns.resolver", resolver.isPresent() ? reader.fileSource() : ValueSource.DEFAULT);
+        Duration timeout = reader.read("backends.dns.timeout", null, DnsBackends.DEFAULT_TIMEOUT,
+                ValueType.positiveDuration());
+        return new DnsBackends(name, port, interval, resolver, timeout);
+    }
+
+    private List<Backend> fromEnvironment(String text) {
+        List<Backend> backends = new ArrayList<>();
+        Map<String, String> seen = new HashMap<>();
+        String[] urls = text.split(",", -1);
+        for (int i = 0; i < urls.length; i++) {
+            add(BACKENDS + "[" + i + "]", urls[i].trim(), Backend.DEFAULT_WEIGHT, backends, seen);
+        }
+        return backends;
+    }
+
+    private List<Backend> fromYaml(Config list) {
+        if (list.type() != Config.Type.LIST) {
+            reader.problem("backends.static", SettingReader.describe(list), "a list of " + URL_FORM + " URLs");
+            return List.of();
+        }
+        List<Backend> backends = new ArrayList<>();
+        Map<String, String> seen = new HashMap<>();
+        List<Config> entries = list.asNodeList().orElse(List.of());
+        for (int i = 0; i < entries.size(); i++) {
+            Config entry = entries.get(i);
+            String label = "backends.static[" + i + "]";
+            if (entry.type() == Config.Type.OBJECT) {
+                Optional<String> url = reader.scalar(entry.get("url"), label + ".url");
+                int weight = reader.scalar(entry.get("weight"), label + ".weight")
+                        .flatMap(text -> reader.parse(label + ".weight", text, WEIGHT))
+                        .orElse(Backend.DEFAULT_WEIGHT);
+                add(label + ".url", url.orElse(""), weight, backends, seen);
+            } else {
+                add(label, reader.scalar(entry, label).orElse(""), Backend.DEFAULT_WEIGHT, backends, seen);
+            }
+        }
+        return backends;
+    }
+
+    private void add(String label, String url, int weight, List<Backend> backends, Map<String, String> seen) {
+        Backend backend;
+        try {
+            backend = Backend.of(new URI(url), weight);
+        } catch (URISyntaxException | IllegalArgumentException e) {
+            reader.problem(label, url, URL_FORM);
+            return;
+        }
+        String first = seen.putIfAbsent(backend.id(), label);
+        if (first != null) {
+            reader.problem(label, url, "each backend once; " + backend.id() + " is also at " + first);
+            return;
+        }
+        backends.add(backend);
+    }
+}

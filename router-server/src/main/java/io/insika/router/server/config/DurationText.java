@@ -1,0 +1,52 @@
+package io.insika.router.server.config;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads a duration as operators write it: a bare number is seconds (the seed's environment
+ * variables are seconds, and YAML accepts the same), a number with a unit ({@code 500ms},
+ * {@code 10s}, {@code 2m}, {@code 1h}), or ISO-8601 ({@code PT15S}).
+ */
+final class DurationText {
+
+    /** What a valid duration looks like, for error messages. */
+    static final String FORMS = "seconds such as 15 or 0.5, or 500ms, 10s, 2m, 1h, or ISO-8601 such as PT15S";
+
+    private static final Pattern WITH_UNIT = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|h)?");
+
+    private DurationText() {
+    }
+
+    static Optional<Duration> parse(String text) {
+        String trimmed = text.trim().toLowerCase(Locale.ROOT);
+        if (trimmed.startsWith("p")) {
+            try {
+                return Optional.of(Duration.parse(trimmed.toUpperCase(Locale.ROOT)));
+            } catch (DateTimeParseException e) {
+                return Optional.empty();
+            }
+        }
+        Matcher matcher = WITH_UNIT.matcher(trimmed);
+        if (!matcher.matches()) {
+            return Optional.empty();
+        }
+        BigDecimal amount = new BigDecimal(matcher.group(1));
+        long nanosPerUnit = switch (matcher.group(2) == null ? "s" : matcher.group(2)) {
+            case "ms" -> 1_000_000L;
+            case "m" -> 60_000_000_000L;
+            case "h" -> 3_600_000_000_000L;
+            default -> 1_000_000_000L;
+        };
+        BigDecimal nanos = amount.multiply(BigDecimal.valueOf(nanosPerUnit));
+        if (nanos.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+            return Optional.empty();
+        }
+        return Optional.of(Duration.ofNanos(nanos.longValue()));
+    }
+}

@@ -1,0 +1,63 @@
+package io.insika.router.server.config;
+
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The {@code INSIKA_ROUTER_*} variables that override YAML keys, read from a map handed in (Main
+ * passes {@link System#getenv()}; tests pass their own), so nothing depends on the process.
+ *
+ * <p>A variable set to a blank value counts as unset: deployment templates often render an
+ * optional variable as empty.
+ */
+public final class EnvironmentOverrides {
+
+    /** The YAML file's path; {@code --config} on the command line beats it. */
+    public static final String CONFIG = "INSIKA_ROUTER_CONFIG";
+    /** Comma-separated backend URLs: static mode. Replaces YAML {@code backends} entirely. */
+    public static final String BACKENDS = "INSIKA_ROUTER_BACKENDS";
+    /** A DNS name to re-resolve: DNS mode. Replaces a YAML {@code backends.static}. */
+    public static final String BACKENDS_DNS = "INSIKA_ROUTER_BACKENDS_DNS";
+    /** {@code backends.dns.port}. */
+    public static final String BACKEND_PORT = "INSIKA_ROUTER_BACKEND_PORT";
+    /** {@code backends.dns.interval}, in seconds. */
+    public static final String DNS_INTERVAL = "INSIKA_ROUTER_DNS_INTERVAL";
+    /** {@code proxy.body-max-bytes}. */
+    public static final String BODY_MAX_BYTES = "INSIKA_ROUTER_BODY_MAX_BYTES";
+    /** {@code proxy.backend-timeout}, in seconds. */
+    public static final String BACKEND_TIMEOUT = "INSIKA_ROUTER_BACKEND_TIMEOUT";
+    /** {@code server.host}. */
+    public static final String HOST = "INSIKA_ROUTER_HOST";
+    /** {@code server.port}. */
+    public static final String PORT = "INSIKA_ROUTER_PORT";
+    /** {@code strategy.name}. */
+    public static final String STRATEGY = "INSIKA_ROUTER_STRATEGY";
+
+    private final Map<String, String> environment;
+
+    private EnvironmentOverrides(Map<String, String> environment) {
+        this.environment = Map.copyOf(environment);
+    }
+
+    /**
+     * @param environment variable names to values, such as {@link System#getenv()}
+     * @return the overrides
+     */
+    public static EnvironmentOverrides of(Map<String, String> environment) {
+        return new EnvironmentOverrides(environment);
+    }
+
+    /**
+     * A variable's value, trimmed.
+     *
+     * @param name one of the constants of this class
+     * @return the value, or empty if unset or blank
+     */
+    public Optional<String> get(String name) {
+        return Optional.ofNullable(environment.get(name)).map(String::trim).filter(v -> !v.isEmpty());
+    }
+
+    public boolean isSet(String name) {
+        return get(name).isPresent();
+    }
+}

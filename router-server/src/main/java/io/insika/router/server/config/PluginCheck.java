@@ -1,0 +1,78 @@
+package io.insika.router.server.config;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import io.insika.router.api.KeyExtractorProvider;
+import io.insika.router.api.PluginConfigException;
+import io.insika.router.api.PluginOptions;
+import io.insika.router.api.RouteStrategyProvider;
+import io.insika.router.server.plugin.PluginRegistry;
+import io.insika.router.server.routing.ExtractorSpec;
+import io.insika.router.server.routing.RouteSpec;
+import io.insika.router.server.routing.RouteTable;
+
+/**
+ * Checks the strategy and every key extractor by building them through their providers, exactly
+ * as the server will, so a bad plugin option stops the start rather than the first request.
+ */
+final class PluginCheck {
+
+    private final PluginRegistry registry;
+    private final SettingReader reader;
+
+    PluginCheck(PluginRegistry registry, SettingReader reader) {
+        this.registry = registry;
+        this.reader = reader;
+    }
+
+    /**
+     * @param label   how to name the strategy in a message: {@code strategy.name} or the variable
+     * @param name    the strategy's name
+     * @param options its options
+     */
+    void strategy(String label, String name, PluginOptions options) {
+        Optional<RouteStrategyProvider> provider = registry.strategy(name);
+        if (provider.isEmpty()) {
+            reader.problem(label + ": [" + name + "] (known: " + known(registry.strategyNames()) + ")");
+            return;
+        }
+        create(options.path(), () -> provider.get().create(options));
+    }
+
+    void routes(List<RouteSpec> routes) {
+        int before = reader.problems().size();
+        for (int i = 0; i < routes.size(); i++) {
+            List<ExtractorSpec> keys = routes.get(i).keys();
+            for (int k = 0; k < keys.size(); k++) {
+                ExtractorSpec key = keys.get(k);
+                Optional<KeyExtractorProvider> provider = registry.extractor(key.type());
+                if (provider.isEmpty()) {
+                    reader.problem("routes[" + i + "].keys[" + k + "].type: [" + key.type() + "] (known: "
+                            + known(registry.extractorTypes()) + ")");
+                } else {
+                    create(key.options().path(), () -> provider.get().create(key.options()));
+                }
+            }
+        }
+        if (reader.problems().size() == before) {
+            // the server's own assembly: also checks every path template
+            create("routes", () -> RouteTable.build(routes, registry));
+        }
+    }
+
+    private void create(String label, Runnable build) {
+        try {
+            build.run();
+        } catch (PluginConfigException e) {
+            reader.problem(e.getMessage());
+        } catch (RuntimeException e) {
+            reader.problem(label + ": the plugin failed to start (" + e + ")");
+        }
+    }
+
+    private static String known(Set<String> names) {
+        return names.isEmpty() ? "none installed" : String.join(", ", names);
+    }
+}

@@ -1,0 +1,64 @@
+package io.insika.router.server.config;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+import io.insika.router.api.PluginOptions;
+import io.insika.router.server.routing.RouteSpec;
+
+/**
+ * The router's whole configuration: typed, immutable, and already validated by
+ * {@link RouterConfigLoader}, so a component handed a part of it never re-checks. Each value is
+ * the environment's if set, else the YAML's, else the default below.
+ *
+ * @param host            address the proxy listens on; default {@code 0.0.0.0}
+ *                        ({@code server.host}, {@code INSIKA_ROUTER_HOST})
+ * @param port            proxy port, 0 to 65535 (0 picks a free port); default 9090
+ *                        ({@code server.port}, {@code INSIKA_ROUTER_PORT})
+ * @param adminPort       port of the observe endpoints ({@code /observe/health}), never proxied
+ *                        and never equal to {@code port} unless both are 0; default 9091
+ *                        ({@code server.admin-port})
+ * @param shutdownGrace   how long in-flight requests may finish after SIGTERM; zero or more;
+ *                        default 10 s ({@code server.shutdown-grace})
+ * @param strategy        the placement strategy's provider name; default {@code ketama}
+ *                        ({@code strategy.name}, {@code INSIKA_ROUTER_STRATEGY})
+ * @param strategyOptions options handed to that provider, path {@code strategy.options}; empty
+ *                        by default, and dropped when the environment names another strategy
+ *                        than the YAML
+ * @param backends        where backends come from; default an empty static list
+ *                        ({@code backends.static} / {@code backends.dns},
+ *                        {@code INSIKA_ROUTER_BACKENDS} / {@code INSIKA_ROUTER_BACKENDS_DNS})
+ * @param bodyMaxBytes    how much of a request body may be read looking for a key (never a cap
+ *                        on what is forwarded); positive; default 262144
+ *                        ({@code proxy.body-max-bytes}, {@code INSIKA_ROUTER_BODY_MAX_BYTES})
+ * @param backendTimeout  connect and read-idle timeout towards a backend; positive; default 10 s
+ *                        ({@code proxy.backend-timeout}, {@code INSIKA_ROUTER_BACKEND_TIMEOUT})
+ * @param routes          the keyed routes, first match wins; default
+ *                        {@link io.insika.router.server.routing.DefaultRoutes#specs()} when the
+ *                        YAML has no {@code routes}
+ * @param origins         where each value came from
+ */
+public record RouterConfig(String host, int port, int adminPort, Duration shutdownGrace, String strategy,
+                           PluginOptions strategyOptions, BackendSource backends, int bodyMaxBytes,
+                           Duration backendTimeout, List<RouteSpec> routes, ConfigOrigins origins) {
+
+    public static final String DEFAULT_HOST = "0.0.0.0";
+    public static final int DEFAULT_PORT = 9090;
+    public static final int DEFAULT_ADMIN_PORT = 9091;
+    public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(10);
+    public static final String DEFAULT_STRATEGY = "ketama";
+    public static final int DEFAULT_BODY_MAX_BYTES = 262_144;
+    public static final Duration DEFAULT_BACKEND_TIMEOUT = Duration.ofSeconds(10);
+
+    public RouterConfig {
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+        Objects.requireNonNull(strategy, "strategy");
+        Objects.requireNonNull(strategyOptions, "strategyOptions");
+        Objects.requireNonNull(backends, "backends");
+        Objects.requireNonNull(backendTimeout, "backendTimeout");
+        routes = List.copyOf(routes);
+        Objects.requireNonNull(origins, "origins");
+    }
+}

@@ -1,0 +1,130 @@
+package io.insika.router.server.config;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import io.helidon.config.Config;
+import io.helidon.config.ConfigSources;
+import io.helidon.config.spi.ConfigSource;
+import io.insika.router.api.PluginOptions;
+import io.insika.router.server.plugin.PluginRegistry;
+import io.insika.router.server.routing.RouteSpec;
+
+import static io.insika.router.server.config.EnvironmentOverrides.BACKEND_TIMEOUT;
+import static io.insika.router.server.config.EnvironmentOverrides.BODY_MAX_BYTES;
+import static io.insika.router.server.config.EnvironmentOverrides.HOST;
+import static io.insika.router.server.config.EnvironmentOverrides.PORT;
+import static io.insika.router.server.config.EnvironmentOverrides.STRATEGY;
+
+/**
+ * Builds the one {@link RouterConfig} at start-up: the YAML file ({@code --config}, else
+ * {@code INSIKA_ROUTER_CONFIG}, else the embedded default), overridden by the environment,
+ * checked completely, plugins included. Nothing else reads configuration.
+ */
+public final class RouterConfigLoader {
+
+    /** The classpath resource read when no file is named: the built-in defaults, no backends. */
+    public static final String EMBEDDED_DEFAULT = "insika-router-default.yaml";
+
+    private final PluginRegistry registry;
+
+    /**
+     * @param registry the strategies and extractors a configuration may name
+     */
+    public RouterConfigLoader(PluginRegistry registry) {
+        this.registry = registry;
+    }
+
+    /**
+     * Loads and validates the configuration.
+     *
+     * @param commandLineFile the file given as {@code --config}, if any; beats
+     *                        {@code INSIKA_ROUTER_CONFIG}
+     * @param environment     the process environment ({@link System#getenv()})
+     * @return the validated configuration
+     * @throws ConfigException listing every problem found, one line each
+     */
+    public RouterConfig load(Optional<Path> commandLineFile, Map<String, String> environment) {
+        EnvironmentOverrides overrides = EnvironmentOverrides.of(environment);
+        Optional<Path> file = commandLineFile.or(() -> overrides.get(EnvironmentOverrides.CONFIG).map(Path::of));
+        Config root = read(file, commandLineFile.isPresent() ? "--config" : EnvironmentOverrides.CONFIG);
+        SettingReader reader = new SettingReader(root, overrides, file.isPresent() ? ValueSource.YAML : ValueSource.DEFAULT);
+        KnownKeys.check(root, reader.problems());
+
+        String host = reader.read("server.host", HOST, RouterConfig.DEFAULT_HOST, ValueType.host());
+        int port = reader.read("server.port", PORT, RouterConfig.DEFAULT_PORT, ValueType.listenPort());
+        int adminPort = reader.read("server.admin-port", null, RouterConfig.DEFAULT_ADMIN_PORT, ValueType.listenPort());
+        Duration grace = reader.read("server.shutdown-grace", null, RouterConfig.DEFAULT_SHUTDOWN_GRACE,
+                ValueType.durationOrZero());
+        if (port == adminPort && port != 0) {
+            reader.problem("server.admin-port", String.valueOf(adminPort),
+                    "a port other than the proxy's port " + port + ", so observe endpoints are never proxied");
+        }
+        String strategy = reader.read("strategy.name", STRATEGY, RouterConfig.DEFAULT_STRATEGY, ValueType.word());
+        PluginOptions strategyOptions = strategyOptions(reader, strategy);
+        BackendSource backends = new BackendsReader(reader).read();
+        int bodyMaxBytes = reader.read("proxy.body-max-bytes", BODY_MAX_BYTES, RouterConfig.DEFAULT_BODY_MAX_BYTES,
+                ValueType.positiveSize());
+        Duration backendTimeout = reader.read("proxy.backend-timeout", BACKEND_TIMEOUT,
+                RouterConfig.DEFAULT_BACKEND_TIMEOUT, ValueType.positiveDuration());
+        List<RouteSpec> routes = new RoutesReader(reader).read();
+
+        if (reader.problems().isEmpty()) {
+            PluginCheck plugins = new PluginCheck(registry, reader);
+            String strategyLabel = reader.origins().get("strategy.name") == ValueSource.ENVIRONMENT
+                    ? STRATEGY : "strategy.name";
+            plugins.strategy(strategyLabel, strategy, strategyOptions);
+            plugins.routes(routes);
+        }
+        if (!reader.problems().isEmpty()) {
+            throw new ConfigException(reader.problems());
+        }
+        return new RouterConfig(host, port, adminPort, grace, strategy, strategyOptions, backends, bodyMaxBytes,
+                backendTimeout, routes, new ConfigOrigins(file.map(Path::toString), reader.origins()));
+    }
+
+    /** Options written for the YAML's strategy; none when the environment switched to another. */
+    private static PluginOptions strategyOptions(SettingReader reader, String effectiveName) {
+        Config options = reader.root().get("strategy.options");
+        String yamlName = reader.root().get("strategy.name").asString().orElse(RouterConfig.DEFAULT_STRATEGY).trim();
+        if (!options.exists() || !yamlName.equals(effectiveName)) {
+            reader.origin("strategy.options", ValueSource.DEFAULT);
+            return PluginOptions.of("strategy.options", Map.of());
+        }
+        reader.origin("strategy.options", reader.fileSource());
+        if (options.type() != Config.Type.OBJECT) {
+            reader.problem("strategy.options", SettingReader.describe(options), "a mapping of option names to values");
+            return PluginOptions.of("strategy.options", Map.of());
+        }
+        return PluginOptions.of("strategy.options", RoutesReader.options(options, ""));
+    }
+
+    private static Config read(Optional<Path> file, String givenBy) {
+        ConfigSource source;
+        if (file.isPresent()) {
+            if (!Files.isRegularFile(file.get()) || !Files.isReadable(file.get())) {
+                throw new ConfigException(List.of(givenBy + ": [" + file.get() + "] (expected: a readable YAML file)"));
+            }
+            source = ConfigSources.file(file.get()).build();
+        } else {
+            source = ConfigSources.classpath(EMBEDDED_DEFAULT).build();
+        }
+        try {
+            // only the file: Helidon's own environment and system-property mapping would bypass ours
+            return Config.builder()
+                    .sources(() -> source)
+                    .disableEnvironmentVariablesSource()
+                    .disableSystemPropertiesSource()
+                    .disableValueResolving()
+                    .disableKeyResolving()
+                    .disableCaching()
+                    .build();
+        } catch (RuntimeException e) {
+            throw new ConfigException(List.of(YamlSyntax.describe(file.map(Path::toString).orElse(EMBEDDED_DEFAULT), e)));
+        }
+    }
+}

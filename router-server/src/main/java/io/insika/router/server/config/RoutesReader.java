@@ -1,0 +1,140 @@
+package io.insika.router.server.config;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+import io.helidon.config.Config;
+import io.insika.router.api.PluginOptions;
+import io.insika.router.server.routing.DefaultRoutes;
+import io.insika.router.server.routing.ExtractorSpec;
+import io.insika.router.server.routing.RouteSpec;
+
+/**
+ * Reads {@code routes} into route specs; the seed's table when the YAML has none. Every key of a
+ * {@code keys[k]} entry but {@code type} becomes an extractor option, nested keys dotted, with
+ * the path {@code routes[i].keys[k]} so the plugin's messages name the right line.
+ */
+final class RoutesReader {
+
+    private static final Pattern METHOD = Pattern.compile("[A-Za-z]+");
+
+    private final SettingReader reader;
+
+    RoutesReader(SettingReader reader) {
+        this.reader = reader;
+    }
+
+    List<RouteSpec> read() {
+        Config routes = reader.root().get("routes");
+        if (!routes.exists()) {
+            reader.origin("routes", ValueSource.DEFAULT);
+            return DefaultRoutes.specs();
+        }
+        reader.origin("routes", reader.fileSource());
+        if (routes.type() != Config.Type.LIST) {
+            reader.problem("routes", SettingReader.describe(routes), "a list of routes, each with path and keys");
+            return List.of();
+        }
+        List<RouteSpec> specs = new ArrayList<>();
+        List<Config> entries = routes.asNodeList().orElse(List.of());
+        for (int i = 0; i < entries.size(); i++) {
+            route(entries.get(i), "routes[" + i + "]").ifPresent(specs::add);
+        }
+        return specs;
+    }
+
+    private Optional<RouteSpec> route(Config entry, String label) {
+        if (entry.type() != Config.Type.OBJECT) {
+            reader.problem(label, SettingReader.describe(entry), "a mapping with methods, path and keys");
+            return Optional.empty();
+        }
+        Set<String> methods = methods(entry.get("methods"), label + ".methods");
+        Config pathNode = entry.get("path");
+        Optional<String> path = reader.scalar(pathNode, label + ".path").filter(p -> !p.isBlank());
+        if (path.isEmpty() && (!pathNode.exists() || pathNode.type() == Config.Type.VALUE)) {
+            reader.problem(label + ".path", "", "a path template starting with /, such as /channels/{id}/messages");
+        }
+        List<ExtractorSpec> keys = keys(entry.get("keys"), label);
+        if (path.isEmpty() || keys.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new RouteSpec(methods, path.get().trim(), keys));
+    }
+
+    private Set<String> methods(Config node, String label) {
+        List<Config> items = switch (node.type()) {
+            case LIST -> node.asNodeList().orElse(List.of());
+            case VALUE -> List.of(node);
+            default -> List.of();
+        };
+        Set<String> methods = new LinkedHashSet<>();
+        for (int i = 0; i < items.size(); i++) {
+            String itemLabel = node.type() == Config.Type.LIST ? label + "[" + i + "]" : label;
+            reader.scalar(items.get(i), itemLabel).ifPresent(method -> {
+                if (METHOD.matcher(method.trim()).matches()) {
+                    methods.add(method.trim().toUpperCase(Locale.ROOT));
+                } else {
+                    reader.problem(itemLabel, method, "an HTTP method such as POST");
+                }
+            });
+        }
+        if (node.type() == Config.Type.OBJECT) {
+            reader.problem(label, "a mapping", "a list of HTTP methods such as [POST]; absent for any method");
+        }
+        return methods;
+    }
+
+    private List<ExtractorSpec> keys(Config node, String routeLabel) {
+        String label = routeLabel + ".keys";
+        List<Config> entries = node.type() == Config.Type.LIST ? node.asNodeList().orElse(List.of()) : List.of();
+        if (entries.isEmpty()) {
+            reader.problem(label, node.exists() ? SettingReader.describe(node) : "",
+                    "a list of one or more key extractors, such as [{type: json-field, field: user}]");
+            return List.of();
+        }
+        List<ExtractorSpec> keys = new ArrayList<>();
+        for (int k = 0; k < entries.size(); k++) {
+            Config entry = entries.get(k);
+            String entryLabel = label + "[" + k + "]";
+            if (entry.type() != Config.Type.OBJECT) {
+                reader.problem(entryLabel, SettingReader.describe(entry), "a mapping with type and the extractor's options");
+                continue;
+            }
+            Optional<String> type = reader.scalar(entry.get("type"), entryLabel + ".type").filter(t -> !t.isBlank());
+            if (type.isEmpty()) {
+                reader.problem(entryLabel + ".type", "", "an extractor type, such as json-field");
+                continue;
+            }
+            keys.add(new ExtractorSpec(type.get().trim(), PluginOptions.of(entryLabel, options(entry, "type"))));
+        }
+        return keys.size() == entries.size() ? keys : List.of();
+    }
+
+    /** A plugin's options: every leaf under {@code node} but {@code skipped}, nested names dotted. */
+    static Map<String, String> options(Config node, String skipped) {
+        Map<String, String> options = new TreeMap<>();
+        for (Config child : node.asNodeList().orElse(List.of())) {
+            if (!child.name().equals(skipped)) {
+                flatten(child, child.name(), options);
+            }
+        }
+        return options;
+    }
+
+    private static void flatten(Config node, String name, Map<String, String> into) {
+        if (node.type() == Config.Type.VALUE) {
+            into.put(name, node.asString().orElse(""));
+            return;
+        }
+        for (Config child : node.asNodeList().orElse(List.of())) {
+            flatten(child, name + "." + child.name(), into);
+        }
+    }
+}

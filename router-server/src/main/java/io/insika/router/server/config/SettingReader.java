@@ -1,0 +1,136 @@
+package io.insika.router.server.config;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import io.helidon.config.Config;
+
+/**
+ * Reads one configuration value at a time with the house precedence (environment, then YAML,
+ * then default), records where it came from, and collects problems instead of stopping at the
+ * first, so an operator sees every mistake in one run.
+ */
+final class SettingReader {
+
+    private final Config root;
+    private final EnvironmentOverrides environment;
+    private final ValueSource fileSource;
+    private final List<String> problems = new ArrayList<>();
+    private final Map<String, ValueSource> origins = new LinkedHashMap<>();
+
+    /**
+     * @param root        the YAML tree
+     * @param environment the overrides
+     * @param fileSource  what a value read from the tree counts as: {@link ValueSource#YAML} for
+     *                    the operator's file, {@link ValueSource#DEFAULT} for the embedded one
+     */
+    SettingReader(Config root, EnvironmentOverrides environment, ValueSource fileSource) {
+        this.root = root;
+        this.environment = environment;
+        this.fileSource = fileSource;
+    }
+
+    /**
+     * A value from the environment variable if set, else the YAML key, else the fallback.
+     *
+     * @param key      the YAML key, dotted, such as {@code server.port}
+     * @param variable the overriding environment variable, or {@code null} for none
+     * @param fallback the default, also returned (after recording a problem) when invalid
+     * @param type     how to read and check it
+     * @return the effective value
+     */
+    <T> T read(String key, String variable, T fallback, ValueType<T> type) {
+        Optional<String> fromEnvironment = variable == null ? Optional.empty() : environment.get(variable);
+        if (fromEnvironment.isPresent()) {
+            origins.put(key, ValueSource.ENVIRONMENT);
+            return parse(variable, fromEnvironment.get(), fallback, type);
+        }
+        Optional<String> fromFile = scalar(key, key);
+        if (fromFile.isPresent()) {
+            origins.put(key, fileSource);
+            return parse(key, fromFile.get(), fallback, type);
+        }
+        origins.put(key, ValueSource.DEFAULT);
+        return fallback;
+    }
+
+    /** Reads a value found by the caller, such as one list entry, reporting it under {@code label}. */
+    <T> Optional<T> parse(String label, String text, ValueType<T> type) {
+        Optional<T> value = type.parse(text);
+        if (value.isEmpty()) {
+            problem(label, text, type.expected());
+        }
+        return value;
+    }
+
+    private <T> T parse(String label, String text, T fallback, ValueType<T> type) {
+        return parse(label, text, type).orElse(fallback);
+    }
+
+    /**
+     * The text of a YAML scalar; a list or mapping where a scalar belongs is a problem.
+     *
+     * @param key   the dotted key, relative to the root
+     * @param label how to name it in a message, such as {@code routes[0].path}
+     * @return the text, or empty if absent or not a scalar
+     */
+    Optional<String> scalar(String key, String label) {
+        return scalar(root.get(key), label);
+    }
+
+    Optional<String> scalar(Config node, String label) {
+        if (!node.exists()) {
+            return Optional.empty();
+        }
+        if (node.type() != Config.Type.VALUE) {
+            problem(label, describe(node), "a single value");
+            return Optional.empty();
+        }
+        return Optional.of(node.asString().orElse(""));
+    }
+
+    /** Adds a problem in the house form: {@code label: [value] (expected: ...)}. */
+    void problem(String label, String value, String expected) {
+        problems.add(label + ": [" + value + "] (expected: " + expected + ")");
+    }
+
+    /** Adds a problem already in the house form. */
+    void problem(String line) {
+        problems.add(line);
+    }
+
+    void origin(String key, ValueSource source) {
+        origins.put(key, source);
+    }
+
+    Config root() {
+        return root;
+    }
+
+    EnvironmentOverrides environment() {
+        return environment;
+    }
+
+    ValueSource fileSource() {
+        return fileSource;
+    }
+
+    List<String> problems() {
+        return problems;
+    }
+
+    Map<String, ValueSource> origins() {
+        return origins;
+    }
+
+    static String describe(Config node) {
+        return switch (node.type()) {
+            case LIST -> "a list";
+            case OBJECT -> "a mapping";
+            default -> node.asString().orElse("");
+        };
+    }
+}

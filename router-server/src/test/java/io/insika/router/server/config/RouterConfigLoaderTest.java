@@ -1,0 +1,191 @@
+package io.insika.router.server.config;
+
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import io.insika.router.api.Backend;
+import io.insika.router.api.PluginOptions;
+import io.insika.router.server.routing.DefaultRoutes;
+import io.insika.router.server.routing.RouteSpec;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.empty;
+import static org.hamcrest.Matchers.is;
+
+class RouterConfigLoaderTest {
+
+    private static final String FULL = """
+            server: { host: 127.0.0.1, port: 8080, admin-port: 8081, shutdown-grace: 3s }
+            strategy: { name: fixture-picky, options: { level: high } }
+            backends:
+              static: [ { url: "http://10.0.0.1:9292", weight: 3 }, "http://10.0.0.2:9292/" ]
+            proxy: { body-max-bytes: 1024, backend-timeout: 1500ms }
+            routes:
+              - methods: [post, PUT]
+                path: /rooms/{room}/join
+                keys: [ { type: fixture-header, name: X-Session }, { type: json-field, field: user } ]
+            """;
+
+    @TempDir
+    Path dir;
+    private ConfigFiles files;
+
+    @BeforeEach
+    void setUp() {
+        files = new ConfigFiles(dir);
+    }
+
+    @Test
+    void withNoFileAndNoEnvironmentEveryValueIsTheDefault() {
+        RouterConfig config = files.loadDefault(Map.of());
+
+        assertThat(config.host(), is("0.0.0.0"));
+        assertThat(config.port(), is(9090));
+        assertThat(config.adminPort(), is(9091));
+        assertThat(config.shutdownGrace(), is(Duration.ofSeconds(10)));
+        assertThat(config.strategy(), is("ketama"));
+        assertThat(config.strategyOptions().names(), is(empty()));
+        assertThat(config.backends(), is(new StaticBackends(List.of())));
+        assertThat(config.bodyMaxBytes(), is(262_144));
+        assertThat(config.backendTimeout(), is(Duration.ofSeconds(10)));
+        assertThat(config.routes(), is(DefaultRoutes.specs()));
+        assertThat(config.origins().file(), is(Optional.empty()));
+        assertThat(Set.copyOf(config.origins().sources().values()), is(Set.of(ValueSource.DEFAULT)));
+    }
+
+    @Test
+    void everyYamlKeyIsReadAndMarkedAsComingFromTheFile() {
+        RouterConfig config = files.load(FULL);
+
+        assertThat(config.host(), is("127.0.0.1"));
+        assertThat(config.port(), is(8080));
+        assertThat(config.adminPort(), is(8081));
+        assertThat(config.shutdownGrace(), is(Duration.ofSeconds(3)));
+        assertThat(config.strategy(), is("fixture-picky"));
+        assertThat(config.strategyOptions(), is(PluginOptions.of("strategy.options", Map.of("level", "high"))));
+        assertThat(config.backends(), is(new StaticBackends(List.of(
+                Backend.of(URI.create("http://10.0.0.1:9292"), 3), Backend.parse("http://10.0.0.2:9292/")))));
+        assertThat(config.bodyMaxBytes(), is(1024));
+        assertThat(config.backendTimeout(), is(Duration.ofMillis(1500)));
+        assertThat(config.origins().of("server.port"), is(ValueSource.YAML));
+        assertThat(config.origins().of("backends.static"), is(ValueSource.YAML));
+        assertThat(config.origins().of("routes"), is(ValueSource.YAML));
+        assertThat(config.origins().file(), is(Optional.of(dir.resolve("insika-router.yaml").toString())));
+    }
+
+    @Test
+    void routeMethodsAreUpperCasedAndExtractorOptionsCarryTheirPath() {
+        RouteSpec route = files.load(FULL).routes().getFirst();
+
+        assertThat(route.methods(), is(Set.of("POST", "PUT")));
+        assertThat(route.path(), is("/rooms/{room}/join"));
+        assertThat(route.keys().get(0).type(), is("fixture-header"));
+        assertThat(route.keys().get(0).options(), is(PluginOptions.of("routes[0].keys[0]", Map.of("name", "X-Session"))));
+        assertThat(route.keys().get(1).options().path(), is("routes[0].keys[1]"));
+    }
+
+    @Test
+    void aRouteWithoutMethodsMatchesAnyMethodAndAnEmptyTableKeysNothing() {
+        assertThat(files.load("routes: [ { path: /x, keys: [ { type: json-field, field: f } ] } ]")
+                .routes().getFirst().methods(), is(empty()));
+        assertThat(files.load("routes: []").routes(), is(empty()));
+    }
+
+    @Test
+    void environmentVariablesBeatTheYaml() {
+        RouterConfig config = files.load(FULL, Map.of(
+                "INSIKA_ROUTER_HOST", "::", "INSIKA_ROUTER_PORT", "7000", "INSIKA_ROUTER_BODY_MAX_BYTES", "99",
+                "INSIKA_ROUTER_BACKEND_TIMEOUT", "4", "INSIKA_ROUTER_STRATEGY", "rendezvous"));
+
+        assertThat(config.host(), is("::"));
+        assertThat(config.port(), is(7000));
+        assertThat(config.bodyMaxBytes(), is(99));
+        assertThat(config.backendTimeout(), is(Duration.ofSeconds(4)));
+        assertThat(config.strategy(), is("rendezvous"));
+        assertThat(config.origins().of("server.port"), is(ValueSource.ENVIRONMENT));
+        assertThat(config.origins().of("server.admin-port"), is(ValueSource.YAML));
+    }
+
+    @Test
+    void strategyOptionsWrittenForAnotherStrategyAreDroppedWhenTheEnvironmentSwitches() {
+        RouterConfig config = files.load(FULL, Map.of("INSIKA_ROUTER_STRATEGY", "ketama"));
+
+        assertThat(config.strategyOptions().names(), is(empty()));
+    }
+
+    @Test
+    void aBlankVariableCountsAsUnset() {
+        assertThat(files.load(FULL, Map.of("INSIKA_ROUTER_PORT", " ", "INSIKA_ROUTER_BACKENDS", "")).port(), is(8080));
+    }
+
+    @Test
+    void theCommandLineFileBeatsTheConfigVariable() {
+        Path fromVariable = files.write("variable.yaml", "server: { port: 1111 }");
+        Path fromCommandLine = files.write("cli.yaml", "server: { port: 2222 }");
+        RouterConfigLoader loader = new RouterConfigLoader(io.insika.router.server.testing.FixturePlugins.registry());
+        Map<String, String> environment = Map.of("INSIKA_ROUTER_CONFIG", fromVariable.toString());
+
+        assertThat(loader.load(Optional.empty(), environment).port(), is(1111));
+        assertThat(loader.load(Optional.of(fromCommandLine), environment).port(), is(2222));
+    }
+
+    @Test
+    void staticBackendsFromTheEnvironmentReplaceYamlDnsEntirely() {
+        RouterConfig config = files.load("backends: { dns: { name: a.example, port: 1 } }",
+                Map.of("INSIKA_ROUTER_BACKENDS", "http://127.0.0.1:9292, http://127.0.0.1:9293"));
+
+        assertThat(config.backends(), is(new StaticBackends(List.of(
+                Backend.parse("http://127.0.0.1:9292"), Backend.parse("http://127.0.0.1:9293")))));
+        assertThat(config.origins().of("backends.static"), is(ValueSource.ENVIRONMENT));
+    }
+
+    @Test
+    void dnsFromTheEnvironmentReplacesAYamlStaticList() {
+        RouterConfig config = files.load("backends: { static: [ http://127.0.0.1:9292 ] }", Map.of(
+                "INSIKA_ROUTER_BACKENDS_DNS", "insika-headless.default.svc.cluster.local",
+                "INSIKA_ROUTER_BACKEND_PORT", "9292", "INSIKA_ROUTER_DNS_INTERVAL", "5"));
+
+        assertThat(config.backends(), is(new DnsBackends("insika-headless.default.svc.cluster.local", 9292,
+                Duration.ofSeconds(5), Optional.empty(), DnsBackends.DEFAULT_TIMEOUT)));
+    }
+
+    @Test
+    void dnsFromTheEnvironmentOverridesOnlyItsOwnKeysOfAYamlDnsSection() {
+        RouterConfig config = files.load(
+                "backends: { dns: { name: a.test, port: 80, interval: 200ms, resolver: 127.0.0.1:5353, timeout: 1s } }",
+                Map.of("INSIKA_ROUTER_BACKENDS_DNS", "b.test"));
+
+        assertThat(config.backends(), is(new DnsBackends("b.test", 80, Duration.ofMillis(200),
+                Optional.of(new InetSocketAddress("127.0.0.1", 5353)), Duration.ofSeconds(1))));
+        assertThat(config.origins().of("backends.dns.name"), is(ValueSource.ENVIRONMENT));
+        assertThat(config.origins().of("backends.dns.port"), is(ValueSource.YAML));
+    }
+
+    @Test
+    void aResolverWithoutPortAsksPort53AndIpv6LiteralsAreBracketed() {
+        DnsBackends plain = (DnsBackends) files.load("backends: { dns: { name: a.test, port: 80, resolver: 10.96.0.10 } }")
+                .backends();
+        DnsBackends ipv6 = (DnsBackends) files.load("backends: { dns: { name: a.test, port: 80, resolver: \"[::1]:5353\" } }")
+                .backends();
+
+        assertThat(plain.resolver(), is(Optional.of(new InetSocketAddress("10.96.0.10", 53))));
+        assertThat(ipv6.resolver(), is(Optional.of(new InetSocketAddress("::1", 5353))));
+    }
+
+    @Test
+    void originsListTheDnsKeysOnlyInDnsMode() {
+        assertThat(files.load("server: { port: 1 }").origins().sources().keySet(),
+                contains("server.host", "server.port", "server.admin-port", "server.shutdown-grace", "strategy.name",
+                        "strategy.options", "backends.static", "proxy.body-max-bytes", "proxy.backend-timeout", "routes"));
+    }
+}

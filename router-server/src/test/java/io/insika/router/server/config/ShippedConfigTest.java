@@ -1,0 +1,66 @@
+package io.insika.router.server.config;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+import io.insika.router.api.PluginOptions;
+import io.insika.router.server.routing.DefaultRoutes;
+import io.insika.router.server.testing.FixturePlugins;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
+
+/** The sample users get and the embedded defaults can never drift from the code's defaults. */
+class ShippedConfigTest {
+
+    static final Path SHIPPED = Path.of("../distribution/src/main/conf/insika-router.yaml");
+
+    private final RouterConfigLoader loader = new RouterConfigLoader(FixturePlugins.registry());
+
+    @Test
+    void theShippedSampleStatesTheDefaultsAndTheSeedsRouteTable() {
+        RouterConfig shipped = loader.load(Optional.of(SHIPPED), Map.of());
+        RouterConfig defaults = loader.load(Optional.empty(), Map.of());
+
+        assertThat(withoutOrigins(shipped), is(withoutOrigins(defaults)
+                .withStrategyOptions(PluginOptions.of("strategy.options", Map.of("compat", "none")))));
+        assertThat(shipped.routes(), is(DefaultRoutes.specs()));
+        assertThat(shipped.origins().of("routes"), is(ValueSource.YAML));
+    }
+
+    @Test
+    void theEmbeddedDefaultStatesTheBuiltInDefaults(@TempDir Path dir) throws Exception {
+        RouterConfig embedded = loader.load(Optional.empty(), Map.of());
+        RouterConfig builtIn = loader.load(Optional.of(Files.writeString(dir.resolve("empty.yaml"), "")), Map.of());
+
+        assertThat(withoutOrigins(embedded), is(withoutOrigins(builtIn)));
+    }
+
+    @Test
+    void theShippedSampleTakesTheSeedsDeployShapeOneFromTheEnvironment() {
+        RouterConfig config = loader.load(Optional.of(SHIPPED), Map.of("INSIKA_ROUTER_PORT", "8080",
+                "INSIKA_ROUTER_BACKENDS", "http://127.0.0.1:9292,http://127.0.0.1:9293,http://127.0.0.1:9294"));
+
+        assertThat(config.port(), is(8080));
+        assertThat(((StaticBackends) config.backends()).backends().size(), is(3));
+    }
+
+    /** Everything but where values came from, which differs by design. */
+    private static Comparable withoutOrigins(RouterConfig config) {
+        return new Comparable(config.host(), config.port(), config.adminPort(), config.shutdownGrace(), config.strategy(),
+                config.strategyOptions(), config.backends(), config.bodyMaxBytes(), config.backendTimeout(), config.routes());
+    }
+
+    private record Comparable(String host, int port, int adminPort, java.time.Duration grace, String strategy,
+                              PluginOptions options, BackendSource backends, int bodyMaxBytes,
+                              java.time.Duration backendTimeout, java.util.List<?> routes) {
+        Comparable withStrategyOptions(PluginOptions replaced) {
+            return new Comparable(host, port, adminPort, grace, strategy, replaced, backends, bodyMaxBytes,
+                    backendTimeout, routes);
+        }
+    }
+}

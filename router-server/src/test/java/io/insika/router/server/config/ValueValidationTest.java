@@ -1,0 +1,144 @@
+package io.insika.router.server.config;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasItems;
+
+/** Bad values stop the start with one line naming the key, the value and what is valid. */
+class ValueValidationTest {
+
+    private static final String PORT_RANGE = "(expected: a port from 1 to 65535, or 0 for any free port)";
+
+    @TempDir
+    Path dir;
+    private ConfigFiles files;
+
+    @BeforeEach
+    void setUp() {
+        files = new ConfigFiles(dir);
+    }
+
+    @Test
+    void aPortOutOfRangeOrNotANumberIsRejected() {
+        assertThat(files.problems("server: { port: 70000, admin-port: nine }"), contains(
+                "server.port: [70000] " + PORT_RANGE, "server.admin-port: [nine] " + PORT_RANGE));
+        assertThat(files.problems("", Map.of("INSIKA_ROUTER_PORT", "-1")), contains("INSIKA_ROUTER_PORT: [-1] " + PORT_RANGE));
+    }
+
+    @Test
+    void theAdminPortMustDifferFromTheProxyPort() {
+        assertThat(files.problems("server: { port: 9000, admin-port: 9000 }"), contains("server.admin-port: [9000] "
+                + "(expected: a port other than the proxy's port 9000, so observe endpoints are never proxied)"));
+    }
+
+    @Test
+    void aSizeThatIsNotAPositiveWholeNumberIsRejected() {
+        String expected = "(expected: a whole number of bytes from 1 to 2147483647)";
+        assertThat(files.problems("proxy: { body-max-bytes: 0 }"), contains("proxy.body-max-bytes: [0] " + expected));
+        assertThat(files.problems("proxy: { body-max-bytes: 256k }"), contains("proxy.body-max-bytes: [256k] " + expected));
+        assertThat(files.problems("", Map.of("INSIKA_ROUTER_BODY_MAX_BYTES", "-5")),
+                contains("INSIKA_ROUTER_BODY_MAX_BYTES: [-5] " + expected));
+    }
+
+    @Test
+    void aTimeoutOrIntervalThatIsNotAPositiveDurationIsRejected() {
+        String expected = "(expected: a positive duration: " + DurationText.FORMS + ")";
+        assertThat(files.problems("proxy: { backend-timeout: 0 }"), contains("proxy.backend-timeout: [0] " + expected));
+        assertThat(files.problems("", Map.of("INSIKA_ROUTER_BACKEND_TIMEOUT", "soon")),
+                contains("INSIKA_ROUTER_BACKEND_TIMEOUT: [soon] " + expected));
+        assertThat(files.problems("backends: { dns: { name: a.test, port: 80, interval: -1s, timeout: 0ms } }"), contains(
+                "backends.dns.interval: [-1s] " + expected, "backends.dns.timeout: [0ms] " + expected));
+        assertThat(files.problems("", Map.of("INSIKA_ROUTER_BACKENDS_DNS", "a.test", "INSIKA_ROUTER_BACKEND_PORT", "80",
+                "INSIKA_ROUTER_DNS_INTERVAL", "0")), contains("INSIKA_ROUTER_DNS_INTERVAL: [0] " + expected));
+    }
+
+    @Test
+    void aNegativeShutdownGraceIsRejectedButZeroIsAllowed() {
+        assertThat(files.problems("server: { shutdown-grace: -1 }"), contains("server.shutdown-grace: [-1] "
+                + "(expected: zero or a positive duration: " + DurationText.FORMS + ")"));
+        files.load("server: { shutdown-grace: 0 }");
+    }
+
+    @Test
+    void staticAndDnsTogetherAreRejectedWhereverTheyAreGiven() {
+        assertThat(files.problems("backends: { static: [ http://127.0.0.1:1 ], dns: { name: a.test, port: 80 } }"),
+                contains("backends: [static, dns] (expected: exactly one of static or dns)"));
+        assertThat(files.problems("", Map.of("INSIKA_ROUTER_BACKENDS", "http://127.0.0.1:1",
+                "INSIKA_ROUTER_BACKENDS_DNS", "a.test", "INSIKA_ROUTER_BACKEND_PORT", "80")), hasItem(
+                "INSIKA_ROUTER_BACKENDS_DNS: [a.test] (expected: unset when INSIKA_ROUTER_BACKENDS is set: "
+                        + "choose static or DNS mode)"));
+    }
+
+    @Test
+    void dnsModeWithoutAPortIsRejected() {
+        String expected = "(expected: a port from 1 to 65535: DNS mode needs the port every resolved backend listens on)";
+        assertThat(files.problems("backends: { dns: { name: a.test } }"), contains("backends.dns.port: [] " + expected));
+        assertThat(files.problems("", Map.of("INSIKA_ROUTER_BACKENDS_DNS", "a.test")),
+                contains("INSIKA_ROUTER_BACKEND_PORT: [] " + expected));
+        assertThat(files.problems("backends: { dns: { name: a.test, port: 0 } }"),
+                contains("backends.dns.port: [0] (expected: a port from 1 to 65535)"));
+    }
+
+    @Test
+    void dnsModeNeedsAValidNameAndAnIpLiteralResolver() {
+        assertThat(files.problems("backends: { dns: { name: \"http://a.test\", port: 80, resolver: dns.google } }"),
+                contains("backends.dns.name: [http://a.test] (expected: a fully qualified DNS name, such as "
+                                + "insika-headless.default.svc.cluster.local)",
+                        "backends.dns.resolver: [dns.google] (expected: an IP address with an optional port, such as "
+                                + "10.96.0.10, 127.0.0.1:5353 or [::1]:53)"));
+        assertThat(files.problems("backends: { dns: { port: 80 } }"), contains(
+                "backends.dns.name: [] (expected: a fully qualified DNS name, such as "
+                        + "insika-headless.default.svc.cluster.local)"));
+    }
+
+    @Test
+    void dnsVariablesInStaticModeAreRejectedNotIgnored() {
+        assertThat(files.problems("backends: { static: [ http://127.0.0.1:1 ] }", Map.of("INSIKA_ROUTER_BACKEND_PORT", "9292")),
+                contains("INSIKA_ROUTER_BACKEND_PORT: [9292] (expected: unset in static mode; it applies only with "
+                        + "INSIKA_ROUTER_BACKENDS_DNS or backends.dns)"));
+    }
+
+    @Test
+    void aBackendUrlMustBeHttpWithHostAndPort() {
+        String expected = "(expected: http(s)://host:port)";
+        assertThat(files.problems("""
+                backends:
+                  static: [ "ftp://a.test:21", "http://a.test", "a.test:9292", "http://a.test:1/api", { url: "http://a.test:1", weight: 0 } ]
+                """), contains(
+                "backends.static[0]: [ftp://a.test:21] " + expected,
+                "backends.static[1]: [http://a.test] " + expected,
+                "backends.static[2]: [a.test:9292] " + expected,
+                "backends.static[3]: [http://a.test:1/api] " + expected,
+                "backends.static[4].weight: [0] (expected: a whole number from 1 to 1000)"));
+        assertThat(files.problems("", Map.of("INSIKA_ROUTER_BACKENDS", "http://127.0.0.1:1,,https://[::1]:2")),
+                contains("INSIKA_ROUTER_BACKENDS[1]: [] " + expected));
+    }
+
+    @Test
+    void aBackendListedTwiceIsRejected() {
+        assertThat(files.problems("backends: { static: [ \"http://127.0.0.1:9292\", { url: \"http://127.0.0.1:9292/\" } ] }"),
+                contains("backends.static[1].url: [http://127.0.0.1:9292/] (expected: each backend once; "
+                        + "127.0.0.1:9292 is also at backends.static[0])"));
+        assertThat(files.problems("", Map.of("INSIKA_ROUTER_BACKENDS", "http://A.test:1,http://a.test:1")),
+                contains("INSIKA_ROUTER_BACKENDS[1]: [http://a.test:1] (expected: each backend once; "
+                        + "a.test:1 is also at INSIKA_ROUTER_BACKENDS[0])"));
+    }
+
+    @Test
+    void everyProblemIsReportedInOneRun() {
+        assertThat(files.problems("server: { port: x, host: \"a b\" }\nproxy: { body-max-bytes: 0 }\nstrategey: ketama"),
+                hasItems(
+                        "strategey: unknown key (expected one of: backends, proxy, routes, server, strategy)",
+                        "server.host: [a b] (expected: a host name or IP address, such as 0.0.0.0)",
+                        "server.port: [x] " + PORT_RANGE,
+                        "proxy.body-max-bytes: [0] (expected: a whole number of bytes from 1 to 2147483647)"));
+    }
+}

@@ -1,0 +1,179 @@
+package io.insika.router.server.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+import io.insika.router.api.Backend;
+import io.insika.router.api.KeyExtractor;
+import io.insika.router.api.KeyExtractorProvider;
+import io.insika.router.api.Picker;
+import io.insika.router.api.PluginOptions;
+import io.insika.router.api.RouteStrategy;
+import io.insika.router.api.RouteStrategyProvider;
+import io.insika.router.server.plugin.PluginRegistry;
+
+/**
+ * A plugin registry for tests: the real built-ins on the class path, plus stand-ins for the
+ * built-in names that are not there (yet), plus two test-only plugins with strict options. The
+ * stand-ins are registered only when missing, so the tests keep working once the real
+ * strategies and extractors are on the class path.
+ */
+public final class FixturePlugins {
+
+    /** A test-only strategy; option {@code level} must be {@code low} or {@code high}. */
+    public static final String PICKY_STRATEGY = "fixture-picky";
+    /** A test-only extractor; option {@code name} is required. */
+    public static final String PICKY_EXTRACTOR = "fixture-header";
+
+    private static final List<Class<? extends RouteStrategyProvider>> STRATEGIES = List.of(
+            Ketama.class, Rendezvous.class, RoundRobin.class, Picky.class);
+    private static final List<Class<? extends KeyExtractorProvider>> EXTRACTORS = List.of(
+            JsonField.class, PickyHeader.class);
+
+    private FixturePlugins() {
+    }
+
+    /** The registry: built-ins plus whichever stand-ins they lack. */
+    public static PluginRegistry registry() {
+        PluginRegistry builtIn = PluginRegistry.builtIn();
+        try {
+            Path dir = Files.createTempDirectory("insika-fixture-plugins");
+            Path services = Files.createDirectories(dir.resolve("META-INF/services"));
+            Files.write(services.resolve(RouteStrategyProvider.class.getName()),
+                    missing(STRATEGIES, RouteStrategyProvider::name, builtIn.strategyNames()));
+            Files.write(services.resolve(KeyExtractorProvider.class.getName()),
+                    missing(EXTRACTORS, KeyExtractorProvider::type, builtIn.extractorTypes()));
+            URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()},
+                    FixturePlugins.class.getClassLoader());
+            return PluginRegistry.load(loader);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A strategy that gives every key to the first backend by id: enough to fill a pool. */
+    public static RouteStrategy firstBackend() {
+        return backends -> new Picker() {
+            @Override
+            public Optional<Backend> pick(String key) {
+                return backends.stream().min(java.util.Comparator.comparing(Backend::id));
+            }
+
+            @Override
+            public List<Backend> backends() {
+                return backends;
+            }
+        };
+    }
+
+    private static <T> List<String> missing(List<Class<? extends T>> classes, Function<T, String> name,
+                                            Set<String> present) {
+        return classes.stream()
+                .filter(type -> !present.contains(name.apply(instantiate(type))))
+                .map(Class::getName)
+                .toList();
+    }
+
+    private static <T> T instantiate(Class<? extends T> type) {
+        try {
+            return type.getConstructor().newInstance();
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    abstract static class NamedStrategy implements RouteStrategyProvider {
+        private final String name;
+
+        NamedStrategy(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public RouteStrategy create(PluginOptions options) {
+            options.requireOnly(Set.of());
+            return firstBackend();
+        }
+    }
+
+    /** Stands in for ketama: its one option, {@code compat}, as the real one spells it. */
+    public static final class Ketama extends NamedStrategy {
+        public Ketama() {
+            super("ketama");
+        }
+
+        @Override
+        public RouteStrategy create(PluginOptions options) {
+            options.requireOnly(Set.of("compat"));
+            options.oneOf("compat", "none", Set.of("none", "libketama"));
+            return firstBackend();
+        }
+    }
+
+    public static final class Rendezvous extends NamedStrategy {
+        public Rendezvous() {
+            super("rendezvous");
+        }
+    }
+
+    public static final class RoundRobin extends NamedStrategy {
+        public RoundRobin() {
+            super("round-robin");
+        }
+    }
+
+    public static final class Picky extends NamedStrategy {
+        public Picky() {
+            super(PICKY_STRATEGY);
+        }
+
+        @Override
+        public RouteStrategy create(PluginOptions options) {
+            options.requireOnly(Set.of("level"));
+            options.oneOf("level", "low", Set.of("low", "high"));
+            return firstBackend();
+        }
+    }
+
+    /** Stands in for json-field: requires {@code field} and nothing else. */
+    public static final class JsonField implements KeyExtractorProvider {
+        @Override
+        public String type() {
+            return "json-field";
+        }
+
+        @Override
+        public KeyExtractor create(PluginOptions options) {
+            options.requireOnly(Set.of("field"));
+            options.required("field", "a JSON field name");
+            return request -> Optional.empty();
+        }
+    }
+
+    public static final class PickyHeader implements KeyExtractorProvider {
+        @Override
+        public String type() {
+            return PICKY_EXTRACTOR;
+        }
+
+        @Override
+        public KeyExtractor create(PluginOptions options) {
+            options.requireOnly(Set.of("name"));
+            options.required("name", "a header name");
+            return request -> Optional.empty();
+        }
+    }
+}
