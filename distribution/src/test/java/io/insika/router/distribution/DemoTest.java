@@ -1,0 +1,53 @@
+package io.insika.router.distribution;
+
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DemoTest {
+
+    @Test
+    void demoAnswersTheCurlLinesItPrintsAndKeepsEachUserOnOneBackend() {
+        UnpackedDistribution dist = UnpackedDistribution.unpack();
+        try (RouterProcess demo = RouterProcess.start(dist, Map.of(), "demo", "--port", "0").awaitListening()) {
+            waitForTryLines(demo);
+            assertTrue(demo.stdout().contains("curl -s -X POST http://127.0.0.1:" + demo.port() + "/v1/responses"),
+                    demo.stdout());
+
+            String alice = Http.postJson(demo.port(), "/v1/responses", "{\"user\":\"alice\",\"input\":\"hello\"}").body();
+            assertTrue(alice.contains("\"backend\":\"demo-"), alice);
+            for (int i = 0; i < 2; i++) {
+                assertEquals(alice, Http.postJson(demo.port(), "/v1/responses", "{\"user\":\"alice\"}").body());
+            }
+            Set<String> backends = new HashSet<>();
+            for (int user = 0; user < 30; user++) {
+                backends.add(Http.postJson(demo.port(), "/v1/responses", "{\"user\":\"u" + user + "\"}").body());
+            }
+            assertEquals(3, backends.size(), "thirty users spread over the three demo backends");
+            assertEquals(0, demo.terminate().exitCode());
+        }
+    }
+
+    @Test
+    void demoOnABusyPortSaysSoInOneLine() throws Exception {
+        UnpackedDistribution dist = UnpackedDistribution.unpack();
+        try (var busy = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            RouterProcess.Result result = RouterProcess.run(dist, Map.of(), "demo", "--port",
+                    String.valueOf(busy.getLocalPort()));
+            assertEquals(1, result.exitCode());
+            assertEquals(1, result.errorLines().size(), result.stderr());
+            assertTrue(result.stderr().contains("port " + busy.getLocalPort() + " is already in use"), result.stderr());
+        }
+    }
+
+    private static void waitForTryLines(RouterProcess demo) {
+        for (int i = 0; i < 500 && !demo.stdout().contains("Ctrl-C"); i++) {
+            RouterProcess.sleep(20);
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package io.insika.router.distribution;
+
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class GracefulStopTest {
+
+    @Test
+    void sigtermLetsAnInFlightRequestCompleteAndExitsZero() throws Exception {
+        UnpackedDistribution dist = UnpackedDistribution.unpack();
+        try (WhoAmIBackend backend = new WhoAmIBackend("slow-one");
+             RouterProcess router = RouterProcess.start(dist, Map.of(),
+                     "--config", dist.configFor(List.of(backend), "").toString()).awaitListening()) {
+            CompletableFuture<HttpResponse<String>> slow = CompletableFuture.supplyAsync(
+                    () -> Http.get(router.port(), "/slow?ms=1500", Map.of()));
+            assertTrue(backend.slowStarted.await(20, TimeUnit.SECONDS), "the slow request reached the backend");
+
+            RouterProcess.Result stopped = router.terminate();
+
+            HttpResponse<String> response = slow.get(20, TimeUnit.SECONDS);
+            assertEquals(200, response.statusCode());
+            assertEquals("slow-one after a while", response.body());
+            assertEquals(0, stopped.exitCode(), stopped.stderr());
+            assertTrue(stopped.stderr().contains("stopped"), stopped.stderr());
+        }
+    }
+}

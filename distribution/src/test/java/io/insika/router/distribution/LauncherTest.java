@@ -1,0 +1,59 @@
+package io.insika.router.distribution;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class LauncherTest {
+
+    private static final Path OLD_JAVA_HOME = Path.of(System.getProperty("insika.old.java.home"));
+
+    private final UnpackedDistribution dist = UnpackedDistribution.unpack();
+
+    @Test
+    void versionNamesTheBuiltVersion() {
+        RouterProcess.Result version = RouterProcess.run(dist, Map.of(), "--version");
+
+        assertEquals(0, version.exitCode(), version.stderr());
+        assertEquals("insika-router " + UnpackedDistribution.VERSION, version.stdout().strip());
+    }
+
+    @Test
+    void scriptReachedThroughASymlinkFindsItsHome() throws Exception {
+        Path link = Files.createSymbolicLink(dist.home().getParent().resolve("insika-router-link"), dist.script());
+
+        RouterProcess.Result help = RouterProcess.run(link, System.getProperty("java.home"), Map.of(), "--help");
+
+        assertEquals(0, help.exitCode(), help.stderr());
+        assertTrue(help.stdout().contains("insika-router demo"), help.stdout());
+    }
+
+    @Test
+    void unknownArgumentGivesAUsageLineAndExitsTwo() {
+        RouterProcess.Result wrong = RouterProcess.run(dist, Map.of(), "check", "--frobnicate");
+
+        assertEquals(2, wrong.exitCode());
+        assertEquals(2, wrong.errorLines().size(), wrong.stderr());
+        assertTrue(wrong.errorLines().get(0).contains("--frobnicate"), wrong.stderr());
+        assertTrue(wrong.errorLines().get(1).startsWith("usage: insika-router"), wrong.stderr());
+    }
+
+    @Test
+    void javaOlderThan21IsRefusedInOneLine() {
+        Assumptions.assumeTrue(Files.isExecutable(OLD_JAVA_HOME.resolve("bin/java")),
+                "no Java 17 at " + OLD_JAVA_HOME + ": the old-java refusal is not exercised on this machine");
+
+        RouterProcess.Result refused = RouterProcess.run(dist.script(), OLD_JAVA_HOME.toString(), Map.of(), "--version");
+
+        assertEquals(1, refused.exitCode());
+        assertEquals(1, refused.errorLines().size(), refused.stderr());
+        assertTrue(refused.stderr().contains("is Java 17, but insika-router needs Java 21 or newer"), refused.stderr());
+        assertEquals("", refused.stdout());
+    }
+}
