@@ -56,6 +56,7 @@ final class TestBackend implements AutoCloseable {
                         .get("/broken", this::broken)
                         .get("/silent", this::silent)
                         .any("/status/{code}", this::status)
+                        .get("/bytes/{count}", this::bytes)
                         .any(this::echo))
                 .build()
                 .start();
@@ -104,6 +105,19 @@ final class TestBackend implements AutoCloseable {
         }
         response.header("X-Backend", name);
         response.send(name + " " + length + " " + digest);
+    }
+
+    private void bytes(ServerRequest request, ServerResponse response) throws IOException {
+        hits.incrementAndGet();
+        long count = Long.parseLong(request.path().pathParameters().get("count"));
+        response.header("X-Backend", name);
+        response.header(HeaderNames.CONTENT_LENGTH, String.valueOf(count));
+        byte[] block = new byte[1 << 16];
+        try (OutputStream out = response.outputStream()) {
+            for (long left = count; left > 0; left -= block.length) {
+                out.write(block, 0, (int) Math.min(block.length, left));
+            }
+        }
     }
 
     private void status(ServerRequest request, ServerResponse response) {

@@ -1,5 +1,9 @@
 package io.insika.router.strategies.extract;
 
+import java.util.Set;
+
+import io.insika.router.api.PluginOptions;
+
 /**
  * RFC 9110's {@code token}, the grammar of header and cookie names: an option naming one with a
  * space, colon or other separator could never match a request, so it is rejected at start-up.
@@ -28,5 +32,23 @@ public final class HttpToken {
             }
         }
         return true;
+    }
+
+    /**
+     * The one option of a header or cookie extractor, {@code name}, validated as a token.
+     *
+     * @param options  the extractor's options; {@code name} must be the only one
+     * @param expected what a valid name looks like, for the message
+     * @return the name
+     * @throws io.insika.router.api.PluginConfigException if another option is given or the name
+     *                                                    is missing or not a token
+     */
+    public static String requiredName(PluginOptions options, String expected) {
+        options.requireOnly(Set.of("name"));
+        String name = options.required("name", expected);
+        if (!matches(name)) {
+            throw options.invalid("name", name, expected);
+        }
+        return name;
     }
 }

@@ -1,7 +1,5 @@
 package io.insika.router.strategies.extract.cookie;
 
-import java.util.Set;
-
 import io.insika.router.api.KeyExtractor;
 import io.insika.router.api.KeyExtractorProvider;
 import io.insika.router.api.PluginOptions;
@@ -23,12 +21,6 @@ public final class CookieKeyExtractorProvider implements KeyExtractorProvider {
 
     @Override
     public KeyExtractor create(PluginOptions options) {
-        options.requireOnly(Set.of("name"));
-        String expected = "a cookie name such as session";
-        String name = options.required("name", expected);
-        if (!HttpToken.matches(name)) {
-            throw options.invalid("name", name, expected);
-        }
-        return new CookieKeyExtractor(name);
+        return new CookieKeyExtractor(HttpToken.requiredName(options, "a cookie name such as session"));
     }
 }

@@ -1,7 +1,5 @@
 package io.insika.router.strategies.extract.header;
 
-import java.util.Set;
-
 import io.insika.router.api.KeyExtractor;
 import io.insika.router.api.KeyExtractorProvider;
 import io.insika.router.api.PluginOptions;
@@ -23,12 +21,6 @@ public final class HeaderKeyExtractorProvider implements KeyExtractorProvider {
 
     @Override
     public KeyExtractor create(PluginOptions options) {
-        options.requireOnly(Set.of("name"));
-        String expected = "a header name such as x-sigx-actor-route";
-        String name = options.required("name", expected);
-        if (!HttpToken.matches(name)) {
-            throw options.invalid("name", name, expected);
-        }
-        return new HeaderKeyExtractor(name);
+        return new HeaderKeyExtractor(HttpToken.requiredName(options, "a header name such as x-sigx-actor-route"));
     }
 }
