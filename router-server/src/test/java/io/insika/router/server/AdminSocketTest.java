@@ -1,0 +1,62 @@
+package io.insika.router.server;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import io.insika.router.api.Backend;
+import io.insika.router.api.PluginOptions;
+import io.insika.router.server.plugin.PluginRegistry;
+import io.insika.router.server.proxy.ProxySettings;
+import io.insika.router.server.routing.BackendPool;
+import io.insika.router.server.routing.DefaultRoutes;
+import io.insika.router.server.routing.RouteTable;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class AdminSocketTest {
+
+    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @Test
+    void readinessFollowsThePoolAndLivenessDoesNot() throws Exception {
+        BackendPool pool = pool();
+        try (RouterServer server = RouterServer.start(new ServerSettings("127.0.0.1", 0, 0, Duration.ZERO),
+                RouteTable.build(DefaultRoutes.specs(), PluginRegistry.builtIn()), pool, ProxySettings.DEFAULTS)) {
+            assertEquals(503, get(server.adminPort(), "/observe/health/ready").statusCode());
+            assertEquals(200, get(server.adminPort(), "/observe/health/live").statusCode());
+
+            pool.update(java.util.List.of(Backend.parse("http://127.0.0.1:9")));
+
+            assertEquals(200, get(server.adminPort(), "/observe/health/ready").statusCode());
+        }
+    }
+
+    @Test
+    void observeIsNotAnsweredOnTheProxyPort() throws Exception {
+        try (RouterServer server = RouterServer.start(new ServerSettings("127.0.0.1", 0, 0, Duration.ZERO),
+                RouteTable.build(DefaultRoutes.specs(), PluginRegistry.builtIn()), pool(), ProxySettings.DEFAULTS)) {
+            HttpResponse<String> proxied = get(server.port(), "/observe/health");
+
+            // no backend: the proxy's retry envelope, not a health answer
+            assertEquals(503, proxied.statusCode());
+            assertTrue(proxied.body().contains("BackendUnavailable"), proxied.body());
+        }
+    }
+
+    private static BackendPool pool() {
+        PluginRegistry registry = PluginRegistry.builtIn();
+        return new BackendPool(registry.strategy("ketama").orElseThrow().create(PluginOptions.empty()),
+                registry.strategy("round-robin").orElseThrow().create(PluginOptions.empty()));
+    }
+
+    private static HttpResponse<String> get(int port, String path) throws Exception {
+        return CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+}
