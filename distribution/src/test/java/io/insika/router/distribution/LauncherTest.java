@@ -53,7 +53,7 @@ class LauncherTest {
 
         assertEquals(1, refused.exitCode());
         assertEquals(1, refused.errorLines().size(), refused.stderr());
-        assertTrue(refused.stderr().contains("is Java 17, but insika-router needs Java 21 or newer"), refused.stderr());
+        assertTrue(refused.stderr().matches("(?s).*is Java 17[.0-9]*, but insika-router needs Java 21 or newer.*"), refused.stderr());
         assertEquals("", refused.stdout());
     }
 }

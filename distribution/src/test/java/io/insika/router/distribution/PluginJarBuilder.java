@@ -56,7 +56,7 @@ final class PluginJarBuilder {
 
     Path writeTo(Path jar) {
         try {
-            Path work = Files.createTempDirectory("plugin-src");
+            Path work = Files.createTempDirectory(Files.createDirectories(UnpackedDistribution.WORK), "plugin-src-");
             Path src = Files.createDirectories(work.resolve("src/example"));
             Path classes = Files.createDirectories(work.resolve("classes"));
             for (var source : sources.entrySet()) {

@@ -43,8 +43,9 @@ final class RouterProcess implements AutoCloseable {
         try {
             List<String> command = new ArrayList<>(List.of(script.toString()));
             command.addAll(List.of(args));
-            Path out = Files.createTempFile("router-out", ".txt");
-            Path err = Files.createTempFile("router-err", ".txt");
+            Path logs = Files.createDirectories(UnpackedDistribution.WORK);
+            Path out = Files.createTempFile(logs, "router-out-", ".txt");
+            Path err = Files.createTempFile(logs, "router-err-", ".txt");
             ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectOutput(out.toFile())
                     .redirectError(err.toFile());

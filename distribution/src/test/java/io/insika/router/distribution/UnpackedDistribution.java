@@ -8,13 +8,14 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * The tarball Maven built, unpacked with {@code tar} into a fresh temporary directory, the way a
- * user would. Each test that changes it (plugins, configuration) gets its own.
+ * The tarball Maven built, unpacked with {@code tar} into a fresh directory, the way a user would. Each test that changes it (plugins, configuration) gets its own.
  */
 final class UnpackedDistribution {
 
     static final String VERSION = System.getProperty("insika.version");
     private static final Path TARBALL = Path.of(System.getProperty("insika.tarball"));
+    /** Under target/, so {@code mvn clean} removes every copy and nothing piles up in /tmp. */
+    static final Path WORK = Path.of("target", "tarball-tests").toAbsolutePath();
 
     private final Path home;
 
@@ -24,7 +25,7 @@ final class UnpackedDistribution {
 
     static UnpackedDistribution unpack() {
         try {
-            Path dir = Files.createTempDirectory("insika-dist");
+            Path dir = Files.createTempDirectory(Files.createDirectories(WORK), "unpacked-");
             Process tar = new ProcessBuilder("tar", "xzf", TARBALL.toString(), "-C", dir.toString())
                     .redirectErrorStream(true).start();
             String output = new String(tar.getInputStream().readAllBytes());

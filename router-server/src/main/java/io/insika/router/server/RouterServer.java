@@ -1,5 +1,7 @@
 package io.insika.router.server;
 
+import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.util.List;
 import java.util.Objects;
 
@@ -87,6 +89,12 @@ public final class RouterServer implements AutoCloseable {
                         .build())
                 .build()
                 .start();
+        if (!webServer.isRunning()) {
+            // Helidon logs why (a port taken) and returns a stopped server rather than throwing
+            proxy.close();
+            throw new UncheckedIOException(new BindException("cannot listen on " + server.host() + " port "
+                    + server.port() + " and admin port " + server.adminPort() + " (see the error logged above)"));
+        }
         return new RouterServer(webServer, proxy);
     }
 
