@@ -29,7 +29,6 @@ import io.insika.router.api.Backend;
 final class BackendForwarder implements AutoCloseable {
 
     private static final System.Logger LOGGER = System.getLogger(BackendForwarder.class.getName());
-    private static final int COPY_BUFFER = 16 * 1024;
     // Each failed attempt drops one dead pooled connection; a fresh connect that fails is final.
     private static final int STALE_CONNECTION_ATTEMPTS = 4;
 
@@ -112,7 +111,7 @@ final class BackendForwarder implements AutoCloseable {
         return outgoing.outputStream(stream -> {
             started[0] = true;
             if (body != null) {
-                body.forwardTo(stream, new byte[COPY_BUFFER]);
+                body.forwardTo(stream);
             }
             stream.close();
         });
@@ -169,7 +168,7 @@ final class BackendForwarder implements AutoCloseable {
     // Streams as it arrives; a body of unknown length (SSE, chunked) is flushed after every read so
     // each event reaches the client as soon as the backend wrote it.
     private static void streamBody(InputStream from, OutputStream to, OptionalLong length) {
-        byte[] buffer = new byte[COPY_BUFFER];
+        byte[] buffer = new byte[BodyPeek.copyBufferSize(length.isPresent() ? length.getAsLong() : -1)];
         long copied = 0;
         boolean flushEachRead = length.isEmpty();
         while (true) {

@@ -18,17 +18,26 @@ import io.insika.router.api.BodyPrefix;
 final class BodyPeek implements BodyPrefix {
 
     private static final int FIRST_CHUNK = 8192;
+    private static final int COPY_BUFFER = 16 * 1024;
 
     private final InputStream client;
     private final int limit;
+    private final long declaredLength;
     private byte[] buffer = new byte[0];
     private int filled;
     private boolean clientEnded;
     private IOException clientFailure;
 
-    BodyPeek(InputStream client, int limit) {
+    /**
+     * @param client         the request body as Helidon streams it
+     * @param limit          body-max-bytes
+     * @param declaredLength the Content-Length, or -1 for a chunked body; sizes buffers so that a
+     *                       300-byte body does not cost 16 KiB of garbage
+     */
+    BodyPeek(InputStream client, int limit, long declaredLength) {
         this.client = client;
         this.limit = limit;
+        this.declaredLength = declaredLength;
     }
 
     @Override
@@ -54,12 +63,11 @@ final class BodyPeek implements BodyPrefix {
     /**
      * Writes the whole body to the backend: the peeked bytes, then the rest from the client.
      *
-     * @param backend    where the body goes
-     * @param copyBuffer scratch space for the copy
+     * @param backend where the body goes
      * @throws ClientGoneException if reading from the client fails
      * @throws IOException         if writing to the backend fails
      */
-    void forwardTo(OutputStream backend, byte[] copyBuffer) throws IOException {
+    void forwardTo(OutputStream backend) throws IOException {
         if (clientFailure != null) {
             throw new ClientGoneException(clientFailure);
         }
@@ -68,9 +76,10 @@ final class BodyPeek implements BodyPrefix {
         if (filled > 0) {
             backend.write(buffer, 0, filled);
         }
-        if (clientEnded) {
+        if (clientEnded || (declaredLength >= 0 && filled >= declaredLength)) {
             return;
         }
+        byte[] copyBuffer = new byte[copyBufferSize(declaredLength < 0 ? -1 : declaredLength - filled)];
         while (true) {
             int n;
             try {
@@ -89,6 +98,11 @@ final class BodyPeek implements BodyPrefix {
         }
     }
 
+    /** A copy buffer no larger than what is left to copy, when that is known. */
+    static int copyBufferSize(long remaining) {
+        return remaining < 0 || remaining > COPY_BUFFER ? COPY_BUFFER : (int) Math.max(1, remaining);
+    }
+
     // Pulls more bytes from the client, growing the buffer, never past limit + 1.
     private boolean pull(int wanted) {
         if (clientEnded || filled > limit) {
@@ -96,6 +110,9 @@ final class BodyPeek implements BodyPrefix {
         }
         int room = limit + 1 - filled;
         int ask = Math.min(room, Math.max(wanted, FIRST_CHUNK));
+        if (declaredLength >= 0) {
+            ask = (int) Math.max(1, Math.min(ask, declaredLength + 1 - filled)); // +1 still sees the end
+        }
         if (buffer.length - filled < ask) {
             int grown = Math.min(limit + 1, Math.max(filled + ask, buffer.length * 2));
             buffer = Arrays.copyOf(buffer, grown);

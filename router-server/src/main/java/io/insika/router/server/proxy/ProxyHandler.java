@@ -38,7 +38,8 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     public void handle(ServerRequest request, ServerResponse response) {
         RoutingSnapshot snapshot = pool.snapshot();
         BodyPeek body = request.content().hasEntity()
-                ? new BodyPeek(request.content().inputStream(), settings.bodyMaxBytes())
+                ? new BodyPeek(request.content().inputStream(), settings.bodyMaxBytes(),
+                        request.headers().contentLength().orElse(-1))
                 : null;
         Optional<Backend> owner = place(request, snapshot, body);
         if (owner.isEmpty()) {

@@ -1,0 +1,82 @@
+package io.insika.router.server.proxy;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
+import java.util.Arrays;
+
+import org.junit.jupiter.api.Test;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class BodyPeekTest {
+
+    private static byte[] body(int size) {
+        byte[] bytes = new byte[size];
+        for (int i = 0; i < size; i++) {
+            bytes[i] = (byte) i;
+        }
+        return bytes;
+    }
+
+    @Test
+    void aPrefixStopsAtTheCapAndKnowsTheBodyGoesOn() throws IOException {
+        byte[] body = body(100);
+        BodyPeek peek = new BodyPeek(new ByteArrayInputStream(body), 40, -1);
+        assertThat(peek.open().readAllBytes(), is(Arrays.copyOf(body, 40)));
+        assertThat(peek.exceedsLimit(), is(true));
+    }
+
+    @Test
+    void aBodyOfExactlyTheCapDoesNotExceedIt() throws IOException {
+        BodyPeek peek = new BodyPeek(new ByteArrayInputStream(body(40)), 40, 40);
+        assertThat(peek.open().readAllBytes().length, is(40));
+        assertThat(peek.exceedsLimit(), is(false));
+    }
+
+    @Test
+    void everyOpenReplaysFromTheFirstByte() throws IOException {
+        BodyPeek peek = new BodyPeek(new ByteArrayInputStream(body(10)), 64, -1);
+        InputStream first = peek.open();
+        assertThat(first.read(), is(0));
+        assertThat(first.read(), is(1));
+        assertThat(peek.open().readAllBytes(), is(body(10)));
+    }
+
+    @Test
+    void forwardingSendsThePeekedBytesThenTheRestExactlyOnce() throws IOException {
+        byte[] body = body(100_000);
+        for (long declared : new long[] {-1, body.length}) {
+            BodyPeek peek = new BodyPeek(new ByteArrayInputStream(body), 1000, declared);
+            peek.open().readNBytes(700);
+            ByteArrayOutputStream forwarded = new ByteArrayOutputStream();
+            peek.forwardTo(forwarded);
+            assertThat(forwarded.toByteArray(), is(body));
+        }
+    }
+
+    @Test
+    void aClientThatBreaksOffReadsAsAnEndToExtractorsAndAsGoneToTheForwarder() throws IOException {
+        InputStream breaking = new SequenceInputStream(new ByteArrayInputStream(body(10)), new InputStream() {
+            @Override
+            public int read() throws IOException {
+                throw new IOException("connection reset");
+            }
+        });
+        BodyPeek peek = new BodyPeek(breaking, 64, 1000);
+        assertThat(peek.open().readAllBytes(), is(body(10)));
+        assertThrows(ClientGoneException.class, () -> peek.forwardTo(new ByteArrayOutputStream()));
+    }
+
+    @Test
+    void copyBuffersAreNoLargerThanWhatIsLeft() {
+        assertThat(BodyPeek.copyBufferSize(300), is(300));
+        assertThat(BodyPeek.copyBufferSize(0), is(1));
+        assertThat(BodyPeek.copyBufferSize(-1), is(16 * 1024));
+        assertThat(BodyPeek.copyBufferSize(1L << 40), is(16 * 1024));
+    }
+}
