@@ -20,8 +20,11 @@ final class ServeCommand {
         StopSignal stop = StopSignal.install();
         FreePort.require(config.host(), config.port(), "server.port");
         FreePort.require(config.host(), config.adminPort(), "server.admin-port");
-        try (Router router = Router.start(config, plugins)) {
+        Router router = Router.start(config, plugins);
+        try {
             stop.await();
+        } finally {
+            router.close();
         }
         return CommandLine.OK;
     }
