@@ -15,6 +15,7 @@ import io.helidon.http.Header;
 import io.helidon.http.Method;
 import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webclient.api.Proxy;
+import io.helidon.webclient.api.WebClient;
 import io.helidon.webclient.http1.Http1Client;
 import io.helidon.webclient.http1.Http1ClientRequest;
 import io.helidon.webserver.CloseConnectionException;
@@ -33,23 +34,28 @@ final class BackendForwarder implements AutoCloseable {
     private static final int STALE_CONNECTION_ATTEMPTS = 4;
 
     private final Http1Client client;
+    private final BackendConnections connections;
 
     BackendForwarder(ProxySettings settings) {
+        SocketOptions sockets = SocketOptions.builder()
+                .tcpNoDelay(true)
+                .connectTimeout(settings.backendTimeout())
+                .readTimeout(settings.backendTimeout())
+                .build();
+        this.connections = new BackendConnections(WebClient.builder()
+                .proxy(Proxy.noProxy())
+                .socketOptions(sockets)
+                .build());
         // Every default below is one a proxy must not keep: see shared/helidon-facts.md.
         this.client = Http1Client.builder()
                 .followRedirects(false)
                 .sendExpectContinue(false)
                 .proxy(Proxy.noProxy())
                 .shareConnectionCache(false)
-                .connectionCacheSize(1024)
                 .contentEncoding(PassThroughEncoding.INSTANCE)
                 .connectTimeout(settings.backendTimeout())
                 .readTimeout(settings.backendTimeout())
-                .socketOptions(SocketOptions.builder()
-                        .tcpNoDelay(true)
-                        .connectTimeout(settings.backendTimeout())
-                        .readTimeout(settings.backendTimeout())
-                        .build())
+                .socketOptions(sockets)
                 .build();
     }
 
@@ -71,19 +77,29 @@ final class BackendForwarder implements AutoCloseable {
         String target = target(request, backend);
         HttpClientResponse answer;
         for (int attempt = 1; ; attempt++) {
+            BackendConnections.Lease lease;
+            try {
+                lease = connections.acquire(backend);
+            } catch (RuntimeException e) {
+                LOGGER.log(System.Logger.Level.DEBUG, "cannot connect to " + backend.id(), e);
+                return java.util.Optional.of(ProxyFailure.UNAVAILABLE); // nothing was sent
+            }
             boolean[] started = new boolean[1];
             try {
-                answer = send(method, target, request, body, started);
+                answer = send(method, target, request, body, started, lease);
                 break;
             } catch (ClientGoneException e) {
+                lease.connection().closeResource();
                 throw new CloseConnectionException("client went away while sending its body", e);
             } catch (RuntimeException e) {
-                // A pooled connection the backend closed while it sat idle fails before our body
-                // handler runs: nothing was sent, so a fresh connection to the same owner is safe.
-                if (!started[0] && !isConnectFailure(e) && attempt < STALE_CONNECTION_ATTEMPTS) {
-                    LOGGER.log(System.Logger.Level.DEBUG, "stale pooled connection to {0}; resending", backend.id());
+                lease.connection().closeResource();
+                // A kept connection that died idle fails before our body handler runs: nothing
+                // was sent, so another connection to the same owner is safe. Never another owner.
+                if (!started[0] && !lease.fresh() && attempt < STALE_CONNECTION_ATTEMPTS) {
+                    LOGGER.log(System.Logger.Level.DEBUG, "stale kept connection to {0}; resending", backend.id());
                     continue;
                 }
+                LOGGER.log(System.Logger.Level.DEBUG, "exchange with " + backend.id() + " failed", e);
                 return java.util.Optional.of(classify(e, started[0]));
             }
         }
@@ -95,13 +111,15 @@ final class BackendForwarder implements AutoCloseable {
 
     @Override
     public void close() {
+        connections.close();
         client.closeResource();
     }
 
     private HttpClientResponse send(Method method, String target, ServerRequest request, BodyPeek body,
-                                    boolean[] started) {
+                                    boolean[] started, BackendConnections.Lease lease) {
         Http1ClientRequest outgoing = client.method(method)
                 .uri(target)
+                .connection(lease.connection())
                 .skipUriEncoding(true)
                 .headers(headers -> ForwardedHeaders.copy(request, headers));
         if (method == Method.HEAD) {
