@@ -94,6 +94,15 @@ class BackendFailureTest {
     }
 
     @Test
+    void sequentialRequestsReuseOneKeptConnection() throws Exception {
+        start(1, ProxySettings.DEFAULTS);
+        for (int i = 0; i < 50; i++) {
+            assertThat(post("/v1/responses", "{\"user\":\"u\"}").statusCode(), is(200));
+        }
+        assertThat(backends.getFirst().peerPorts.size(), is(1));
+    }
+
+    @Test
     void aBackendThatDiesMidResponseClosesTheClientConnectionWithoutAFakeEnding() throws Exception {
         start(1, ProxySettings.DEFAULTS);
         try (Socket socket = new Socket("127.0.0.1", router.port())) {

@@ -35,6 +35,8 @@ final class TestBackend implements AutoCloseable {
     final AtomicInteger hits = new AtomicInteger();
     final Map<String, List<String>> lastHeaders = new ConcurrentHashMap<>();
     volatile String lastRawPath = "";
+    /** The router-side ports the requests came from: one per connection the router opened. */
+    final java.util.Set<Integer> peerPorts = ConcurrentHashMap.newKeySet();
     volatile String lastRawQuery = "";
     /** Released by the test once it has seen an SSE event; the backend waits for it before the next. */
     final Semaphore sseProceed = new Semaphore(0);
@@ -90,6 +92,7 @@ final class TestBackend implements AutoCloseable {
         lastHeaders.clear();
         request.headers().forEach(h -> lastHeaders.put(h.headerName().lowerCase(), h.allValues()));
         lastRawPath = request.prologue().uriPath().rawPath();
+        peerPorts.add(request.remotePeer().port());
         lastRawQuery = request.prologue().query().rawValue();
         String digest;
         long length = 0;
