@@ -82,8 +82,8 @@ run() { # name port connections
 }
 
 for c in 32 256; do
-    # warm the JIT and the connection pools before measuring
-    wrk -t2 -c"$c" -d3s -s bench/sessions.lua http://127.0.0.1:18099 > /dev/null
+    # warm the JIT and the connection pools before measuring: C2 is still compiling after 3 s
+    wrk -t2 -c"$c" -d10s -s bench/sessions.lua http://127.0.0.1:18099 > /dev/null
     run direct 18081 "$c"
     run haproxy 18090 "$c"
     run router 18099 "$c"
