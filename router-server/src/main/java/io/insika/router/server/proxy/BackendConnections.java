@@ -52,7 +52,9 @@ final class BackendConnections implements AutoCloseable {
     Lease acquire(Backend backend) {
         IdleQueue queue = idle.computeIfAbsent(backend.id(), id -> new IdleQueue());
         for (Pooled pooled = queue.poll(); pooled != null; pooled = queue.poll()) {
-            pooled.take();
+            if (!pooled.take()) {
+                continue; // the sweeper retired it a moment ago
+            }
             if (pooled.connection.isConnected()) {
                 return new Lease(pooled.connection, false);
             }
@@ -70,7 +72,7 @@ final class BackendConnections implements AutoCloseable {
         idle.values().forEach(queue -> {
             for (Pooled pooled = queue.poll(); pooled != null; pooled = queue.poll()) {
                 pooled.take();
-                pooled.connection.closeResource();
+                pooled.connection.closeResource(); // a retired one is closed already; closing twice is harmless
             }
         });
     }
@@ -93,6 +95,12 @@ final class BackendConnections implements AutoCloseable {
                 for (Pooled pooled : queue.connections) {
                     if (now - pooled.since >= watchAfter) {
                         pooled.watch();
+                    }
+                    // Closed by the backend, or silent past backend-timeout (the watcher then
+                    // gives up on it): drop it now rather than when a request would find it.
+                    if (pooled.retireIfDead()) {
+                        queue.remove(pooled);
+                        pooled.connection.closeResource();
                     }
                 }
             }
@@ -130,6 +138,14 @@ final class BackendConnections implements AutoCloseable {
             return true;
         }
 
+        boolean remove(Pooled pooled) {
+            if (connections.remove(pooled)) {
+                count.decrementAndGet();
+                return true;
+            }
+            return false;
+        }
+
         Pooled poll() {
             Pooled pooled = connections.pollFirst();
             if (pooled != null) {
@@ -163,8 +179,19 @@ final class BackendConnections implements AutoCloseable {
             }
         }
 
-        void take() {
-            while (!state.compareAndSet(IDLE, TAKEN) && !state.compareAndSet(WATCHED, TAKEN)) {
+        boolean retireIfDead() {
+            return state.get() == WATCHED && !connection.isConnected() && state.compareAndSet(WATCHED, TAKEN);
+        }
+
+        /** Takes it for one exchange; false if the sweeper already retired it. */
+        boolean take() {
+            while (true) {
+                if (state.compareAndSet(IDLE, TAKEN) || state.compareAndSet(WATCHED, TAKEN)) {
+                    return true;
+                }
+                if (state.get() == TAKEN) {
+                    return false;
+                }
                 Thread.onSpinWait(); // the sweeper is between its two steps: microseconds
             }
         }

@@ -94,6 +94,20 @@ class BackendFailureTest {
     }
 
     @Test
+    void aConnectionTheBackendClosedForIdlenessIsNotReused() throws Exception {
+        TestBackend impatient = TestBackend.withKeepAliveTimeout("impatient", Duration.ofMillis(200));
+        backends.add(impatient);
+        router = RouterFixture.start(backends);
+        assertThat(post("/v1/responses", "{\"user\":\"u\"}").statusCode(), is(200));
+        Thread.sleep(1_000); // idle long past the backend's keep-alive timeout: it closes the connection
+        for (int i = 0; i < 3; i++) {
+            assertThat(post("/v1/responses", "{\"user\":\"u\"}").statusCode(), is(200));
+        }
+        assertThat(impatient.hits.get(), is(4));
+        assertThat(impatient.peerPorts.size(), is(2));
+    }
+
+    @Test
     void sequentialRequestsReuseOneKeptConnection() throws Exception {
         start(1, ProxySettings.DEFAULTS);
         for (int i = 0; i < 50; i++) {
@@ -120,6 +134,26 @@ class BackendFailureTest {
         HttpResponse<String> response = get("/silent");
         assertThat(response.statusCode(), is(504));
         assertThat(response.body(), containsString("\"retryable\":false"));
+    }
+
+    // backend-timeout bounds each silence, not the whole answer: a stream that keeps talking lives on.
+    @Test
+    void aStreamThatKeepsTalkingOutlivesTheBackendTimeout() throws Exception {
+        start(1, new ProxySettings(262_144, Duration.ofMillis(300)));
+        try (Socket socket = new Socket("127.0.0.1", router.port())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write("GET /endless HTTP/1.1\r\nHost: t\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            InputStream in = socket.getInputStream();
+            long started = System.nanoTime();
+            String seen = "";
+            while (!seen.contains("tick-120")) {
+                byte[] chunk = new byte[4096];
+                int n = in.read(chunk);
+                assertThat("stream cut after " + (System.nanoTime() - started) / 1_000_000 + " ms", n > 0, is(true));
+                seen = seen.substring(Math.max(0, seen.length() - 64)) + new String(chunk, 0, n, StandardCharsets.ISO_8859_1);
+            }
+            assertThat("streamed past the timeout", System.nanoTime() - started > Duration.ofMillis(900).toNanos(), is(true));
+        }
     }
 
     @Test

@@ -7,6 +7,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -46,10 +47,16 @@ final class TestBackend implements AutoCloseable {
     private final int port;
 
     private TestBackend(String name, int port) {
+        this(name, port, Duration.ofMinutes(5));
+    }
+
+    private TestBackend(String name, int port, Duration keepAliveTimeout) {
         this.name = name;
         this.server = WebServer.builder()
                 .host("127.0.0.1")
                 .port(port)
+                .idleConnectionTimeout(keepAliveTimeout)
+                .idleConnectionPeriod(keepAliveTimeout.dividedBy(2))
                 .shutdownHook(false)
                 .contentEncoding(PassThroughEncoding.INSTANCE) // a backend that takes any coding as bytes
                 .routing(routing -> routing
@@ -67,6 +74,11 @@ final class TestBackend implements AutoCloseable {
 
     static TestBackend start(String name) {
         return new TestBackend(name, 0);
+    }
+
+    /** A backend that closes connections idle longer than its keep-alive timeout, as Node.js does after 5 s. */
+    static TestBackend withKeepAliveTimeout(String name, Duration keepAliveTimeout) {
+        return new TestBackend(name, 0, keepAliveTimeout);
     }
 
     /** A new backend on the port a stopped one used: a restarted process. */
