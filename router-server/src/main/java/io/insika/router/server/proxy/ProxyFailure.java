@@ -59,8 +59,4 @@ enum ProxyFailure {
         }
         response.send(body);
     }
-
-    String body() {
-        return new String(body, StandardCharsets.UTF_8);
-    }
 }
