@@ -1,9 +1,7 @@
 package io.insika.router.server.proxy;
 
-import java.net.ConnectException;
-import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
-import java.net.UnknownHostException;
+import java.util.Optional;
 
 import io.helidon.common.socket.SocketOptions;
 import io.helidon.http.Method;
@@ -70,7 +68,7 @@ final class BackendForwarder implements AutoCloseable {
      * @throws CloseConnectionException when the exchange broke after the response started, or
      *                                  the client vanished: the client connection must close
      */
-    java.util.Optional<ProxyFailure> forward(ServerRequest request, ServerResponse response, Backend backend,
+    Optional<ProxyFailure> forward(ServerRequest request, ServerResponse response, Backend backend,
                                               BodyPeek body) {
         Method method = request.prologue().method();
         String target = target(request, backend);
@@ -81,7 +79,7 @@ final class BackendForwarder implements AutoCloseable {
                 lease = connections.acquire(backend);
             } catch (RuntimeException e) {
                 LOGGER.log(System.Logger.Level.DEBUG, "cannot connect to " + backend.id(), e);
-                return java.util.Optional.of(ProxyFailure.UNAVAILABLE); // nothing was sent
+                return Optional.of(ProxyFailure.UNAVAILABLE); // nothing was sent
             }
             boolean[] started = new boolean[1];
             try {
@@ -99,13 +97,13 @@ final class BackendForwarder implements AutoCloseable {
                     continue;
                 }
                 LOGGER.log(System.Logger.Level.DEBUG, "exchange with " + backend.id() + " failed", e);
-                return java.util.Optional.of(classify(e, started[0]));
+                return Optional.of(classify(e, started[0]));
             }
         }
         try (HttpClientResponse relayed = answer) {
             ResponseRelay.relay(method, response, relayed);
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     @Override
@@ -141,27 +139,17 @@ final class BackendForwarder implements AutoCloseable {
         return prologue.hasQuery() ? base + path + "?" + prologue.query().rawValue() : base + path;
     }
 
-    private static boolean isConnectFailure(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof ConnectException || cause instanceof UnknownHostException
-                    || cause instanceof NoRouteToHostException || cause instanceof SocketTimeoutException) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    // Connect-phase failures mean no byte reached the backend: the only case the client may retry.
+    // Connecting happens in acquire(); a failure here came after the connection was made. Before
+    // our body handler ran nothing was sent, so the client may retry; after, it may have run.
     private static ProxyFailure classify(Throwable failure, boolean started) {
+        if (!started) {
+            return ProxyFailure.UNAVAILABLE;
+        }
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof ConnectException || cause instanceof UnknownHostException
-                    || cause instanceof NoRouteToHostException) {
-                return ProxyFailure.UNAVAILABLE;
-            }
             if (cause instanceof SocketTimeoutException) {
-                return started ? ProxyFailure.BACKEND_TIMEOUT : ProxyFailure.UNAVAILABLE;
+                return ProxyFailure.BACKEND_TIMEOUT;
             }
         }
-        return started ? ProxyFailure.BACKEND_FAILED : ProxyFailure.UNAVAILABLE;
+        return ProxyFailure.BACKEND_FAILED;
     }
 }
