@@ -34,13 +34,23 @@ final class RouterFixture implements AutoCloseable {
     }
 
     static RouterFixture start(List<TestBackend> backends, ProxySettings settings) {
+        BackendPool pool = ketamaPool(backends.stream().map(TestBackend::backend).toList());
+        return new RouterFixture(pool, RouterServer.start("127.0.0.1", 0, defaultRoutes(), pool, settings));
+    }
+
+    /** A pool placing keys with ketama, filled with these backends. */
+    static BackendPool ketamaPool(List<Backend> backends) {
         PluginRegistry registry = PluginRegistry.builtIn();
         BackendPool pool = new BackendPool(
                 registry.strategy("ketama").orElseThrow().create(PluginOptions.empty()),
                 registry.strategy("round-robin").orElseThrow().create(PluginOptions.empty()));
-        pool.update(backends.stream().map(TestBackend::backend).toList());
-        RouteTable routes = RouteTable.build(DefaultRoutes.specs(), registry);
-        return new RouterFixture(pool, RouterServer.start("127.0.0.1", 0, routes, pool, settings));
+        pool.update(backends);
+        return pool;
+    }
+
+    /** The seed's route table, built from the built-in extractors. */
+    static RouteTable defaultRoutes() {
+        return RouteTable.build(DefaultRoutes.specs(), PluginRegistry.builtIn());
     }
 
     URI uri(String pathAndQuery) {
