@@ -88,10 +88,10 @@ for c in 32 256; do
     run haproxy 18090 "$c"
     run router 18099 "$c"
     if [ "$c" = 256 ]; then
-        wrk -t2 -c256 -d"${DURATION}s" -s bench/sessions.lua http://127.0.0.1:18099 > /dev/null &
+        wrk -t2 -c256 -d"${DURATION}s" -s bench/sessions.lua http://127.0.0.1:18099 > /dev/null & LOAD_PID=$!
         sleep $((DURATION / 2))
         echo "router RSS under 256 connections: $(ps -o rss= -p $ROUTER_PID) KiB" | tee -a "$OUT/summary.txt"
-        wait
+        wait "$LOAD_PID"
     fi
 done
 echo "results in $OUT"

@@ -1,15 +1,10 @@
 package io.insika.router.server.proxy;
 
+import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.util.Optional;
 
-import io.helidon.common.socket.SocketOptions;
 import io.helidon.http.Method;
-import io.helidon.webclient.api.HttpClientResponse;
-import io.helidon.webclient.api.Proxy;
-import io.helidon.webclient.api.WebClient;
-import io.helidon.webclient.http1.Http1Client;
-import io.helidon.webclient.http1.Http1ClientRequest;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -18,42 +13,22 @@ import io.insika.router.api.Backend;
 /**
  * Sends one request to one backend and streams its answer back, byte for byte, in both
  * directions. It never picks a backend and never tries a second one.
+ *
+ * <p>It speaks HTTP/1.1 to the backend itself, over {@link BackendConnection}s, rather than
+ * through Helidon's webclient: measured under wrk, the webclient's per-request objects, its timed
+ * socket reads and its idle-connection watcher threads cost more CPU than the rest of the proxy
+ * (see docs/benchmarks.md). Helidon still parses every client request and writes every answer.
  */
 final class BackendForwarder implements AutoCloseable {
 
     private static final System.Logger LOGGER = System.getLogger(BackendForwarder.class.getName());
-    // Each failed attempt drops one dead pooled connection; a fresh connect that fails is final.
+    // Each failed attempt drops one dead kept connection; a fresh connection that fails is final.
     private static final int STALE_CONNECTION_ATTEMPTS = 4;
-    private static final int WRITE_BUFFER = 2048;
 
-    private final Http1Client client;
     private final BackendConnections connections;
 
     BackendForwarder(ProxySettings settings) {
-        SocketOptions sockets = SocketOptions.builder()
-                .tcpNoDelay(true)
-                .connectTimeout(settings.backendTimeout())
-                .readTimeout(settings.backendTimeout())
-                .build();
-        this.connections = new BackendConnections(WebClient.builder()
-                .proxy(Proxy.noProxy())
-                .socketOptions(sockets)
-                // Helidon copies each write into this buffer through a scratch array as large as
-                // its free space: 4 KiB (the default) cost ~8 KiB of garbage per request. Request
-                // heads and small bodies still leave in one segment.
-                .writeBufferSize(WRITE_BUFFER)
-                .build());
-        // Every default below is one a proxy must not keep: see shared/helidon-facts.md.
-        this.client = Http1Client.builder()
-                .followRedirects(false)
-                .sendExpectContinue(false)
-                .proxy(Proxy.noProxy())
-                .shareConnectionCache(false)
-                .contentEncoding(PassThroughEncoding.INSTANCE)
-                .connectTimeout(settings.backendTimeout())
-                .readTimeout(settings.backendTimeout())
-                .socketOptions(sockets)
-                .build();
+        this.connections = new BackendConnections(settings.backendTimeout());
     }
 
     /**
@@ -68,82 +43,85 @@ final class BackendForwarder implements AutoCloseable {
      * @throws CloseConnectionException when the exchange broke after the response started, or
      *                                  the client vanished: the client connection must close
      */
-    Optional<ProxyFailure> forward(ServerRequest request, ServerResponse response, Backend backend,
-                                              BodyPeek body) {
+    Optional<ProxyFailure> forward(ServerRequest request, ServerResponse response, Backend backend, BodyPeek body) {
         Method method = request.prologue().method();
-        String target = target(request, backend);
-        HttpClientResponse answer;
         for (int attempt = 1; ; attempt++) {
             BackendConnections.Lease lease;
             try {
                 lease = connections.acquire(backend);
-            } catch (RuntimeException e) {
+            } catch (IOException | RuntimeException e) {
                 LOGGER.log(System.Logger.Level.DEBUG, "cannot connect to " + backend.id(), e);
                 return Optional.of(ProxyFailure.UNAVAILABLE); // nothing was sent
             }
-            boolean[] started = new boolean[1];
+            BackendConnection connection = lease.connection();
+            RequestWriter writer = new RequestWriter(connection);
+            ResponseHead head;
+            ResponseBody answer;
             try {
-                answer = send(method, target, request, body, started, lease);
-                break;
+                send(request, body, writer);
+                head = ResponseHead.read(connection);
+                int code = head.status();
+                answer = ResponseBody.of(connection, head, method == Method.HEAD || code == 204 || code == 304);
             } catch (ClientGoneException e) {
-                lease.connection().closeResource();
+                connections.discard(connection);
                 throw new CloseConnectionException("client went away while sending its body", e);
-            } catch (RuntimeException e) {
-                lease.connection().closeResource();
-                // A kept connection that died idle fails before our body handler runs: nothing
-                // was sent, so another connection to the same owner is safe. Never another owner.
-                if (!started[0] && !lease.fresh() && attempt < STALE_CONNECTION_ATTEMPTS) {
+            } catch (IOException | RuntimeException e) {
+                connections.discard(connection);
+                // A kept connection that died idle fails on its first write: nothing was sent, so
+                // another connection to the same owner is safe. Never another owner.
+                if (!writer.started() && !lease.fresh() && attempt < STALE_CONNECTION_ATTEMPTS) {
                     LOGGER.log(System.Logger.Level.DEBUG, "stale kept connection to {0}; resending", backend.id());
                     continue;
                 }
                 LOGGER.log(System.Logger.Level.DEBUG, "exchange with " + backend.id() + " failed", e);
-                return Optional.of(classify(e, started[0]));
+                return Optional.of(classify(e, writer.started(), connection));
             }
+            relay(response, connection, head, answer);
+            return Optional.empty();
         }
-        try (HttpClientResponse relayed = answer) {
-            ResponseRelay.relay(method, response, relayed);
-        }
-        return Optional.empty();
     }
 
     @Override
     public void close() {
         connections.close();
-        client.closeResource();
     }
 
-    private HttpClientResponse send(Method method, String target, ServerRequest request, BodyPeek body,
-                                    boolean[] started, BackendConnections.Lease lease) {
-        Http1ClientRequest outgoing = client.method(method)
-                .uri(target)
-                .connection(lease.connection())
-                .skipUriEncoding(true)
-                .headers(headers -> ForwardedHeaders.copy(request, headers));
-        if (method == Method.HEAD) {
-            // HEAD has no body and is safe to send twice, so it needs no "started" marker.
-            return outgoing.request();
-        }
-        return outgoing.outputStream(stream -> {
-            started[0] = true;
-            if (body != null) {
-                body.forwardTo(stream);
-            }
-            stream.close();
-        });
-    }
-
-    private static String target(ServerRequest request, Backend backend) {
+    private static void send(ServerRequest request, BodyPeek body, RequestWriter writer) throws IOException {
         var prologue = request.prologue();
-        String path = prologue.uriPath().rawPath();
-        String base = backend.uri().getScheme() + "://" + backend.uri().getRawAuthority();
-        return prologue.hasQuery() ? base + path + "?" + prologue.query().rawValue() : base + path;
+        String target = prologue.hasQuery()
+                ? prologue.uriPath().rawPath() + "?" + prologue.query().rawValue()
+                : prologue.uriPath().rawPath();
+        writer.requestLine(prologue.method().text(), target);
+        ForwardedHeaders.copy(request, writer);
+        boolean lengthKnown = request.headers().contentLength().isPresent();
+        writer.endHead(body != null && !lengthKnown);
+        if (body != null) {
+            body.forwardTo(writer);
+        }
+        writer.finish();
     }
 
-    // Connecting happens in acquire(); a failure here came after the connection was made. Before
-    // our body handler ran nothing was sent, so the client may retry; after, it may have run.
-    private static ProxyFailure classify(Throwable failure, boolean started) {
+    private void relay(ServerResponse response, BackendConnection connection, ResponseHead head, ResponseBody answer) {
+        boolean reusable = false;
+        try {
+            reusable = ResponseRelay.relay(response, head, answer);
+        } finally {
+            if (reusable) {
+                connections.release(connection);
+            } else {
+                connections.discard(connection);
+            }
+        }
+    }
+
+    // Before our first byte went out the backend cannot have seen the request: the client may
+    // retry. After, it may have acted on it.
+    private static ProxyFailure classify(Throwable failure, boolean started, BackendConnection connection) {
         if (!started) {
             return ProxyFailure.UNAVAILABLE;
+        }
+        if (connection.timedOut()) {
+            return ProxyFailure.BACKEND_TIMEOUT;
         }
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (cause instanceof SocketTimeoutException) {

@@ -7,7 +7,6 @@ import io.helidon.http.Header;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.ServerRequestHeaders;
-import io.helidon.http.ClientRequestHeaders;
 import io.helidon.webserver.http.ServerRequest;
 
 /**
@@ -23,24 +22,27 @@ final class ForwardedHeaders {
     private ForwardedHeaders() {
     }
 
-    static void copy(ServerRequest request, ClientRequestHeaders outgoing) {
+    static void copy(ServerRequest request, RequestWriter outgoing) {
         ServerRequestHeaders incoming = request.headers();
         HopByHopHeaders hopByHop = HopByHopHeaders.of(incoming);
         for (Header header : incoming) {
-            if (!hopByHop.excludes(header) && !header.headerName().equals(X_FORWARDED_FOR)) {
-                outgoing.add(header);
+            HeaderName name = header.headerName();
+            if (!hopByHop.excludes(header) && !name.equals(X_FORWARDED_FOR)) {
+                for (String value : header.allValues()) {
+                    outgoing.header(name.defaultCase(), value);
+                }
             }
         }
         // The chain grows by one hop; Proto and Host are kept when an earlier proxy (an ingress
         // that terminated TLS, say) set them, since it saw the client and we did not.
         String peer = peerAddress(request.remotePeer().address());
         String chain = String.join(", ", incoming.values(X_FORWARDED_FOR));
-        outgoing.set(X_FORWARDED_FOR, chain.isEmpty() ? peer : chain + ", " + peer);
+        outgoing.header(X_FORWARDED_FOR.defaultCase(), chain.isEmpty() ? peer : chain + ", " + peer);
         if (!incoming.contains(X_FORWARDED_PROTO)) {
-            outgoing.set(X_FORWARDED_PROTO, request.isSecure() ? "https" : "http");
+            outgoing.header(X_FORWARDED_PROTO.defaultCase(), request.isSecure() ? "https" : "http");
         }
         if (!incoming.contains(X_FORWARDED_HOST)) {
-            incoming.first(HeaderNames.HOST).ifPresent(host -> outgoing.set(X_FORWARDED_HOST, host));
+            incoming.first(HeaderNames.HOST).ifPresent(host -> outgoing.header(X_FORWARDED_HOST.defaultCase(), host));
         }
     }
 

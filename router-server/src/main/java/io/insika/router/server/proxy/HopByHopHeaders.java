@@ -1,6 +1,7 @@
 package io.insika.router.server.proxy;
 
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -35,7 +36,24 @@ final class HopByHopHeaders {
             return FIXED;
         }
         Set<String> named = new HashSet<>();
-        for (String value : headers.get(HeaderNames.CONNECTION).allValues()) {
+        addTokens(headers.get(HeaderNames.CONNECTION).allValues(), named);
+        return new HopByHopHeaders(named);
+    }
+
+    /** The hop-by-hop headers of a backend's answer, from its header fields as received. */
+    static HopByHopHeaders of(List<Header> headers) {
+        Set<String> named = null;
+        for (Header header : headers) {
+            if (header.headerName().equals(HeaderNames.CONNECTION)) {
+                named = named == null ? new HashSet<>() : named;
+                addTokens(header.allValues(), named);
+            }
+        }
+        return named == null ? FIXED : new HopByHopHeaders(named);
+    }
+
+    private static void addTokens(List<String> values, Set<String> named) {
+        for (String value : values) {
             for (String token : value.split(",")) {
                 String name = token.trim();
                 if (!name.isEmpty()) {
@@ -43,7 +61,6 @@ final class HopByHopHeaders {
                 }
             }
         }
-        return new HopByHopHeaders(named);
     }
 
     boolean excludes(Header header) {

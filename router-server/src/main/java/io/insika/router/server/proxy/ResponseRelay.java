@@ -7,8 +7,7 @@ import java.io.UncheckedIOException;
 import java.util.OptionalLong;
 
 import io.helidon.http.Header;
-import io.helidon.http.Method;
-import io.helidon.webclient.api.HttpClientResponse;
+import io.helidon.http.Status;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.ServerResponse;
 
@@ -22,28 +21,32 @@ final class ResponseRelay {
     private ResponseRelay() {
     }
 
-    static void relay(Method method, ServerResponse response, HttpClientResponse answer) {
-        response.status(answer.status());
-        HopByHopHeaders hopByHop = HopByHopHeaders.of(answer.headers());
-        for (Header header : answer.headers()) {
+    /**
+     * Relays an answer whose head was read.
+     *
+     * @return whether the backend connection ended cleanly and may carry another request
+     * @throws CloseConnectionException if the backend or the client failed mid-answer
+     */
+    static boolean relay(ServerResponse response, ResponseHead head, ResponseBody body) {
+        response.status(Status.create(head.status()));
+        HopByHopHeaders hopByHop = HopByHopHeaders.of(head.headers());
+        for (Header header : head.headers()) {
             if (!hopByHop.excludes(header)) {
                 response.header(header);
             }
         }
-        int code = answer.status().code();
-        if (method == Method.HEAD || code == 204 || code == 304 || code < 200) {
+        if (body.isEmpty()) {
             response.send();
-            return;
+            return head.keepAlive();
         }
-        OptionalLong length = answer.headers().contentLength();
-        streamBody(answer.inputStream(), response.outputStream(), length);
+        streamBody(body, response.outputStream(), body.declaredLength());
+        return head.keepAlive() && body.complete();
     }
 
     // Streams as it arrives; a body of unknown length (SSE, chunked) is flushed after every read so
     // each event reaches the client as soon as the backend wrote it.
     private static void streamBody(InputStream from, OutputStream to, OptionalLong length) {
         byte[] buffer = new byte[BodyPeek.copyBufferSize(length.isPresent() ? length.getAsLong() : -1)];
-        long copied = 0;
         boolean flushEachRead = length.isEmpty();
         while (true) {
             int n;
@@ -55,7 +58,6 @@ final class ResponseRelay {
             if (n < 0) {
                 break;
             }
-            copied += n;
             try {
                 to.write(buffer, 0, n);
                 if (flushEachRead) {
@@ -64,9 +66,6 @@ final class ResponseRelay {
             } catch (IOException | RuntimeException e) {
                 throw new CloseConnectionException("client went away mid-response", e);
             }
-        }
-        if (length.isPresent() && copied != length.getAsLong()) {
-            throw new CloseConnectionException("backend sent " + copied + " of " + length.getAsLong() + " bytes");
         }
         try {
             to.close();
