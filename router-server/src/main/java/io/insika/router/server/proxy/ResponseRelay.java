@@ -32,7 +32,7 @@ final class ResponseRelay {
         HopByHopHeaders hopByHop = HopByHopHeaders.of(head.headers());
         for (Header header : head.headers()) {
             if (!hopByHop.excludes(header)) {
-                response.header(header);
+                response.headers().add(header); // add, not set: Set-Cookie comes once per cookie
             }
         }
         if (body.isEmpty()) {

@@ -1,0 +1,122 @@
+package io.insika.router.server.proxy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+import io.insika.router.api.Backend;
+
+/**
+ * A backend that answers every request with bytes the test wrote by hand, on a real loopback
+ * socket: for answers no well-behaved server would send (bad framing, interim answers, odd
+ * headers). It reads each request's head and Content-Length body, then writes the script's
+ * answer; the connection stays open for the next request unless the script says to close.
+ */
+final class ScriptedBackend implements AutoCloseable {
+
+    /** What to send for one request, and whether to close the connection afterwards. */
+    record Answer(byte[] bytes, boolean close) {
+        static Answer keep(String text) {
+            return new Answer(text.getBytes(StandardCharsets.ISO_8859_1), false);
+        }
+
+        static Answer thenClose(String text) {
+            return new Answer(text.getBytes(StandardCharsets.ISO_8859_1), true);
+        }
+    }
+
+    final AtomicInteger connections = new AtomicInteger();
+    final List<String> requests = new CopyOnWriteArrayList<>();
+    private final ServerSocket server;
+    private final Function<String, Answer> script;
+
+    private ScriptedBackend(Function<String, Answer> script) throws IOException {
+        this.script = script;
+        this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        Thread.ofVirtual().start(this::accept);
+    }
+
+    /** Starts a backend that gives every request the answer the script computes from its head. */
+    static ScriptedBackend answering(Function<String, Answer> script) throws IOException {
+        return new ScriptedBackend(script);
+    }
+
+    Backend backend() {
+        return Backend.parse("http://127.0.0.1:" + server.getLocalPort());
+    }
+
+    private void accept() {
+        while (!server.isClosed()) {
+            try {
+                Socket socket = server.accept();
+                connections.incrementAndGet();
+                Thread.ofVirtual().start(() -> serve(socket));
+            } catch (IOException e) {
+                return;
+            }
+        }
+    }
+
+    private void serve(Socket socket) {
+        try (socket) {
+            InputStream in = socket.getInputStream();
+            while (true) {
+                String head = readHead(in);
+                if (head == null) {
+                    return;
+                }
+                int length = contentLength(head);
+                in.readNBytes(length);
+                requests.add(head);
+                Answer answer = script.apply(head);
+                socket.getOutputStream().write(answer.bytes());
+                socket.getOutputStream().flush();
+                if (answer.close()) {
+                    return;
+                }
+            }
+        } catch (IOException e) {
+            // the router hung up: the next connection is its business
+        }
+    }
+
+    private static String readHead(InputStream in) throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        int matched = 0;
+        while (matched < 4) {
+            int b = in.read();
+            if (b < 0) {
+                return null;
+            }
+            head.write(b);
+            matched = (b == (matched % 2 == 0 ? '\r' : '\n')) ? matched + 1 : (b == '\r' ? 1 : 0);
+        }
+        return head.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    private static int contentLength(String head) {
+        for (String line : head.split("\r\n")) {
+            if (line.toLowerCase().startsWith("content-length:")) {
+                return Integer.parseInt(line.substring(15).strip());
+            }
+        }
+        return 0;
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.close();
+        } catch (IOException ignored) {
+            // closing is all that was wanted
+        }
+    }
+}
