@@ -36,6 +36,7 @@ import io.insika.router.api.Backend;
 final class BackendConnection implements AutoCloseable {
 
     private static final int READ_BUFFER = 8192;
+    private static final int WRITE_BUFFER = 8192;
 
     private final Backend backend;
     private final SocketChannel channel;
@@ -43,6 +44,9 @@ final class BackendConnection implements AutoCloseable {
     private final OutputStream out;
     private final ByteBuffer probe = ByteBuffer.allocate(1);
     private final byte[] buffer = new byte[READ_BUFFER];
+    // Kept with the connection rather than made per request: a request head and a small body
+    // are assembled here and leave in one write.
+    private final byte[] writeBuffer = new byte[WRITE_BUFFER];
     private int position;
     private int limit;
     private volatile long waitingSince;
@@ -172,6 +176,10 @@ final class BackendConnection implements AutoCloseable {
         if (!fill()) {
             throw new EOFException("backend " + backend.id() + " closed the connection mid-answer");
         }
+    }
+
+    byte[] writeBuffer() {
+        return writeBuffer;
     }
 
     byte[] buffer() {

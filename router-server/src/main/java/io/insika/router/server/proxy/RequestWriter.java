@@ -11,18 +11,18 @@ import java.util.Arrays;
  */
 final class RequestWriter extends OutputStream {
 
-    private static final int BUFFER = 8192;
     private static final byte[] CRLF = {'\r', '\n'};
     private static final byte[] LAST_CHUNK = {'0', '\r', '\n', '\r', '\n'};
 
     private final BackendConnection connection;
-    private byte[] buffer = new byte[BUFFER];
+    private byte[] buffer;
     private int count;
     private boolean chunked;
     private boolean started;
 
     RequestWriter(BackendConnection connection) {
         this.connection = connection;
+        this.buffer = connection.writeBuffer();
     }
 
     /** Starts the head: {@code METHOD target HTTP/1.1}. */

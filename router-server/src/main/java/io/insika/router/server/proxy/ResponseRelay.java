@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.OptionalLong;
 
 import io.helidon.http.Header;
@@ -30,9 +31,18 @@ final class ResponseRelay {
     static boolean relay(ServerResponse response, ResponseHead head, ResponseBody body) {
         response.status(Status.create(head.status()));
         HopByHopHeaders hopByHop = HopByHopHeaders.of(head.headers());
-        for (Header header : head.headers()) {
-            if (!hopByHop.excludes(header)) {
-                response.headers().add(header); // add, not set: Set-Cookie comes once per cookie
+        List<Header> headers = head.headers();
+        for (int i = 0; i < headers.size(); i++) {
+            Header header = headers.get(i);
+            if (hopByHop.excludes(header)) {
+                continue;
+            }
+            // The first line of a name replaces what Helidon may have preset (Content-Length);
+            // later lines add to it, so each Set-Cookie survives.
+            if (seenBefore(headers, i)) {
+                response.headers().add(header);
+            } else {
+                response.header(header);
             }
         }
         if (body.isEmpty()) {
@@ -41,6 +51,16 @@ final class ResponseRelay {
         }
         streamBody(body, response.outputStream(), body.declaredLength());
         return head.keepAlive() && body.complete();
+    }
+
+    private static boolean seenBefore(List<Header> headers, int index) {
+        String name = headers.get(index).headerName().lowerCase();
+        for (int i = 0; i < index; i++) {
+            if (headers.get(i).headerName().lowerCase().equals(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     // Streams as it arrives; a body of unknown length (SSE, chunked) is flushed after every read so

@@ -108,7 +108,7 @@ class BackendAnswerFramingTest {
     void theBackendsHopByHopHeadersStayBehindAndItsOthersArrive() throws Exception {
         start(head -> ScriptedBackend.Answer.keep("HTTP/1.1 200 OK\r\nConnection: X-Hop, keep-alive\r\n"
                 + "X-Hop: private\r\nKeep-Alive: timeout=5\r\nX-Engine: e1\r\nSet-Cookie: a=1\r\n"
-                + "Set-Cookie: b=2\r\nContent-Length: 2\r\n\r\nok"));
+                + "set-cookie: b=2\r\nContent-Length: 2\r\n\r\nok"));
         HttpResponse<String> response = get("/headers");
         assertThat(response.headers().firstValue("x-engine").orElse(""), is("e1"));
         assertThat(response.headers().allValues("set-cookie"), is(List.of("a=1", "b=2")));
