@@ -183,10 +183,10 @@ class BackendAnswerFramingTest {
     @Test
     void theRequestReachesTheBackendAsHttp11WithItsTargetAndForwardedHeaders() throws Exception {
         start(head -> ScriptedBackend.Answer.keep("HTTP/1.1 204 No Content\r\n\r\n"));
-        HttpResponse<String> response = get("/a/b%20c?x=1&y=%2F");
+        HttpResponse<String> response = get("/a;v=1/b%20c?x=1&y=%2F");
         assertThat(response.statusCode(), is(204));
         String received = backend.requests.getFirst();
-        assertThat(received, containsString("GET /a/b%20c?x=1&y=%2F HTTP/1.1\r\n"));
+        assertThat(received, containsString("GET /a;v=1/b%20c?x=1&y=%2F HTTP/1.1\r\n"));
         assertThat(received.toLowerCase(), containsString("x-forwarded-for: 127.0.0.1\r\n"));
         assertThat(received.toLowerCase(), not(containsString("transfer-encoding")));
     }
