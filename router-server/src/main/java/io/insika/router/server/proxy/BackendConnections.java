@@ -28,13 +28,23 @@ final class BackendConnections implements AutoCloseable {
     private static final int MAX_IDLE_PER_BACKEND = 1024;
 
     private final Duration timeout;
+    private final Duration idleLimit;
     private final Map<String, IdleQueue> idle = new ConcurrentHashMap<>();
     private final Set<BackendConnection> open = ConcurrentHashMap.newKeySet();
     private final Thread watchdog;
     private volatile boolean closed;
 
     BackendConnections(Duration timeout) {
+        this(timeout, IDLE_LIMIT);
+    }
+
+    /**
+     * @param timeout   connect timeout, and the longest one read or write may wait
+     * @param idleLimit how long an unused connection is kept
+     */
+    BackendConnections(Duration timeout, Duration idleLimit) {
         this.timeout = timeout;
+        this.idleLimit = idleLimit;
         this.watchdog = Thread.ofVirtual().name("insika-backend-watchdog").start(this::watch);
     }
 
@@ -97,9 +107,9 @@ final class BackendConnections implements AutoCloseable {
 
     private void watch() {
         long timeoutNanos = timeout.toNanos();
-        long idleNanos = IDLE_LIMIT.toNanos();
+        long idleNanos = idleLimit.toNanos();
         // A timeout fires between 1 and 1.25 times its configured length.
-        long tickMillis = Math.max(10, Math.min(1_000, timeout.toMillis() / 4));
+        long tickMillis = Math.max(10, Math.min(1_000, Math.min(timeout.toMillis(), idleLimit.toMillis()) / 4));
         while (!closed) {
             try {
                 Thread.sleep(tickMillis);

@@ -1,0 +1,127 @@
+package io.insika.router.server.proxy;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+
+import io.insika.router.api.Backend;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.instanceOf;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.sameInstance;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/** The backend connection pool on real loopback sockets: reuse, the liveness probe, idle expiry, the watchdog. */
+@Timeout(30) // a broken watchdog would otherwise block a read forever
+class BackendConnectionsTest {
+
+    private static final String OK = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
+
+    private ScriptedBackend backend;
+    private BackendConnections pool;
+
+    @AfterEach
+    void stop() {
+        if (pool != null) {
+            pool.close();
+        }
+        if (backend != null) {
+            backend.close();
+        }
+    }
+
+    @Test
+    void aReleasedConnectionIsTheNextOneHandedOut() throws Exception {
+        backend = ScriptedBackend.answering(head -> ScriptedBackend.Answer.keep(OK));
+        pool = new BackendConnections(Duration.ofSeconds(5));
+        BackendConnections.Lease first = pool.acquire(backend.backend());
+        exchange(first.connection());
+        pool.release(first.connection());
+
+        BackendConnections.Lease second = pool.acquire(backend.backend());
+        assertThat(second.fresh(), is(false));
+        assertThat(second.connection(), sameInstance(first.connection()));
+        assertThat(backend.connections.get(), is(1));
+    }
+
+    @Test
+    void aConnectionTheBackendClosedWhileIdleIsNeverHandedOut() throws Exception {
+        backend = ScriptedBackend.answering(head -> ScriptedBackend.Answer.thenClose(OK));
+        pool = new BackendConnections(Duration.ofSeconds(5));
+        BackendConnections.Lease first = pool.acquire(backend.backend());
+        exchange(first.connection());
+        pool.release(first.connection()); // as if the answer had not said so: the probe must catch it
+        waitUntil(() -> !first.connection().isReusable());
+
+        BackendConnections.Lease second = pool.acquire(backend.backend());
+        assertThat(second.fresh(), is(true));
+        assertThat(first.connection().isClosed(), is(true));
+    }
+
+    @Test
+    void idleConnectionsAreClosedAfterTheIdleLimit() throws Exception {
+        backend = ScriptedBackend.answering(head -> ScriptedBackend.Answer.keep(OK));
+        pool = new BackendConnections(Duration.ofSeconds(5), Duration.ofMillis(200));
+        BackendConnections.Lease lease = pool.acquire(backend.backend());
+        exchange(lease.connection());
+        pool.release(lease.connection());
+        assertThat(pool.openCount(), is(1));
+
+        waitUntil(() -> pool.openCount() == 0);
+        assertThat(lease.connection().isClosed(), is(true));
+        assertThat(pool.acquire(backend.backend()).fresh(), is(true));
+    }
+
+    @Test
+    void theWatchdogEndsAReadTheBackendNeverAnswersAsATimeout() throws Exception {
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) { // accepts (the kernel does) and never writes
+            pool = new BackendConnections(Duration.ofMillis(200));
+            BackendConnections.Lease lease = pool.acquire(Backend.parse("http://127.0.0.1:" + silent.getLocalPort()));
+            long started = System.nanoTime();
+            IOException failure = assertThrows(IOException.class, () -> lease.connection().fill());
+            assertThat(failure, instanceOf(SocketTimeoutException.class));
+            assertThat(lease.connection().timedOut(), is(true));
+            assertThat(System.nanoTime() - started >= Duration.ofMillis(200).toNanos(), is(true));
+            assertThat(pool.openCount(), is(0));
+        }
+    }
+
+    @Test
+    void aRefusedConnectFailsAtOnce() throws Exception {
+        int port;
+        try (ServerSocket closed = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            port = closed.getLocalPort();
+        }
+        pool = new BackendConnections(Duration.ofSeconds(5));
+        int refusedPort = port;
+        assertThrows(IOException.class, () -> pool.acquire(Backend.parse("http://127.0.0.1:" + refusedPort)));
+        assertThat(pool.openCount(), is(0));
+    }
+
+    // One GET through the connection, its answer read to the end.
+    private static void exchange(BackendConnection connection) throws IOException {
+        RequestWriter writer = new RequestWriter(connection);
+        writer.requestLine("GET", "/");
+        writer.header("Host", "t");
+        writer.endHead(false);
+        writer.finish();
+        ResponseHead head = ResponseHead.read(connection);
+        ResponseBody body = ResponseBody.of(connection, head, false);
+        assertThat(new String(body.readAllBytes()), is("ok"));
+        assertThat(body.complete(), is(true));
+    }
+
+    private static void waitUntil(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat("condition not met within 10 s", System.nanoTime() < deadline, is(true));
+            Thread.sleep(10);
+        }
+    }
+}
