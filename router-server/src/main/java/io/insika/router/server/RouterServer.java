@@ -19,6 +19,7 @@ import io.helidon.webserver.observe.health.HealthObserver;
 import io.insika.router.server.discovery.PoolReadiness;
 import io.insika.router.server.proxy.ProxyHandler;
 import io.insika.router.server.proxy.ProxySettings;
+import io.insika.router.server.proxy.UpgradeTunnelConfig;
 import io.insika.router.server.routing.BackendPool;
 import io.insika.router.server.routing.RouteTable;
 
@@ -80,6 +81,8 @@ public final class RouterServer implements AutoCloseable {
                 // Bytes pass through untouched: never decode a request body or encode a response.
                 .contentEncoding(PassThroughEncoding.INSTANCE)
                 .addProtocol(Http1Config.builder().maxPrologueLength(8192).build())
+                // WebSocket upgrades are tunnelled to the owner (UpgradeTunnel)
+                .addProtocol(new UpgradeTunnelConfig(proxy))
                 .routing(routing -> routing(routing, proxy))
                 .putSocket(ADMIN_SOCKET, admin -> admin.host(server.host()).port(server.adminPort())
                         .shutdownGracePeriod(ServerSettings.HELIDON_GRACE))

@@ -52,6 +52,7 @@ final class BackendConnection implements AutoCloseable {
     private volatile long waitingSince;
     private volatile boolean timedOut;
     private volatile boolean closed;
+    private boolean tunnel;
     private long idleSince;
 
     private BackendConnection(Backend backend, SocketChannel channel, InputStream in, OutputStream out) {
@@ -128,9 +129,17 @@ final class BackendConnection implements AutoCloseable {
         }
     }
 
+    /**
+     * From now on the connection carries an upgraded protocol (a WebSocket): its silences are the
+     * application's, so the backend timeout no longer applies to them.
+     */
+    void becomeTunnel() {
+        tunnel = true;
+    }
+
     /** Writes bytes to the backend, all of them, watched by the timeout. */
     void write(byte[] bytes, int offset, int length) throws IOException {
-        waitingSince = System.nanoTime();
+        waitingSince = tunnel ? 0 : System.nanoTime();
         try {
             out.write(bytes, offset, length);
         } catch (IOException e) {
@@ -156,7 +165,7 @@ final class BackendConnection implements AutoCloseable {
         }
         position = 0;
         limit = 0;
-        waitingSince = System.nanoTime();
+        waitingSince = tunnel ? 0 : System.nanoTime();
         try {
             int n = in.read(buffer, 0, buffer.length);
             if (n <= 0) {

@@ -86,6 +86,10 @@ final class BackendForwarder implements AutoCloseable {
         connections.close();
     }
 
+    BackendConnections connections() {
+        return connections;
+    }
+
     private static void send(ServerRequest request, BodyPeek body, RequestWriter writer) throws IOException {
         var prologue = request.prologue();
         String target = prologue.hasQuery()

@@ -23,8 +23,18 @@ final class ForwardedHeaders {
     }
 
     static void copy(ServerRequest request, RequestWriter outgoing) {
-        ServerRequestHeaders incoming = request.headers();
-        HopByHopHeaders hopByHop = HopByHopHeaders.of(incoming);
+        copy(request.headers(), request.remotePeer().address(), request.isSecure(), HopByHopHeaders.of(request.headers()),
+                outgoing);
+    }
+
+    /**
+     * Copies the headers that {@code hopByHop} does not exclude, then sets the forwarding trio.
+     *
+     * @param peer   the client's address
+     * @param secure whether the client connection is TLS
+     */
+    static void copy(ServerRequestHeaders incoming, SocketAddress peer, boolean secure, HopByHopHeaders hopByHop,
+                     RequestWriter outgoing) {
         for (Header header : incoming) {
             HeaderName name = header.headerName();
             if (!hopByHop.excludes(header) && !name.equals(X_FORWARDED_FOR)) {
@@ -35,11 +45,11 @@ final class ForwardedHeaders {
         }
         // The chain grows by one hop; Proto and Host are kept when an earlier proxy (an ingress
         // that terminated TLS, say) set them, since it saw the client and we did not.
-        String peer = peerAddress(request.remotePeer().address());
+        String peerAddress = peerAddress(peer);
         String chain = String.join(", ", incoming.values(X_FORWARDED_FOR));
-        outgoing.header(X_FORWARDED_FOR.defaultCase(), chain.isEmpty() ? peer : chain + ", " + peer);
+        outgoing.header(X_FORWARDED_FOR.defaultCase(), chain.isEmpty() ? peerAddress : chain + ", " + peerAddress);
         if (!incoming.contains(X_FORWARDED_PROTO)) {
-            outgoing.header(X_FORWARDED_PROTO.defaultCase(), request.isSecure() ? "https" : "http");
+            outgoing.header(X_FORWARDED_PROTO.defaultCase(), secure ? "https" : "http");
         }
         if (!incoming.contains(X_FORWARDED_HOST)) {
             incoming.first(HeaderNames.HOST).ifPresent(host -> outgoing.header(X_FORWARDED_HOST.defaultCase(), host));

@@ -22,12 +22,28 @@ final class HopByHopHeaders {
             "connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade",
             "expect");
 
-    private static final HopByHopHeaders FIXED = new HopByHopHeaders(Set.of());
+    private static final HopByHopHeaders FIXED = new HopByHopHeaders(Set.of(), false);
+    private static final Set<String> UPGRADE_HANDSHAKE = Set.of("connection", "upgrade");
 
     private final Set<String> named;
+    private final boolean keepUpgrade;
 
-    private HopByHopHeaders(Set<String> named) {
+    private HopByHopHeaders(Set<String> named, boolean keepUpgrade) {
         this.named = named;
+        this.keepUpgrade = keepUpgrade;
+    }
+
+    /**
+     * The hop-by-hop headers of an upgrade request, less {@code Connection} and {@code Upgrade}:
+     * a tunnel hands the handshake to the backend, which must see both to agree to it.
+     */
+    static HopByHopHeaders ofUpgrade(Headers headers) {
+        return new HopByHopHeaders(of(headers).named, true);
+    }
+
+    /** Like {@link #ofUpgrade(Headers)}, for the backend's answer to an upgrade. */
+    static HopByHopHeaders ofUpgrade(List<Header> headers) {
+        return new HopByHopHeaders(of(headers).named, true);
     }
 
     /** The hop-by-hop headers of one message: the fixed ones plus those its Connection header names. */
@@ -37,7 +53,7 @@ final class HopByHopHeaders {
         }
         Set<String> named = new HashSet<>();
         addTokens(headers.get(HeaderNames.CONNECTION).allValues(), named);
-        return new HopByHopHeaders(named);
+        return new HopByHopHeaders(named, false);
     }
 
     /** The hop-by-hop headers of a backend's answer, from its header fields as received. */
@@ -49,7 +65,7 @@ final class HopByHopHeaders {
                 addTokens(header.allValues(), named);
             }
         }
-        return named == null ? FIXED : new HopByHopHeaders(named);
+        return named == null ? FIXED : new HopByHopHeaders(named, false);
     }
 
     private static void addTokens(List<String> values, Set<String> named) {
@@ -65,6 +81,9 @@ final class HopByHopHeaders {
 
     boolean excludes(Header header) {
         String name = header.headerName().lowerCase();
+        if (keepUpgrade && UPGRADE_HANDSHAKE.contains(name)) {
+            return false;
+        }
         return ALWAYS.contains(name) || named.contains(name);
     }
 }

@@ -5,7 +5,8 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.helidon.http.HeaderNames;
-import io.helidon.webserver.http.ServerRequest;
+import io.helidon.http.HttpPrologue;
+import io.helidon.http.ServerRequestHeaders;
 import io.insika.router.api.BodyPrefix;
 import io.insika.router.api.RequestView;
 
@@ -16,24 +17,27 @@ import io.insika.router.api.RequestView;
  */
 final class IncomingRequestView implements RequestView {
 
-    private final ServerRequest request;
+    private final HttpPrologue prologue;
+    private final ServerRequestHeaders headers;
     private final Map<String, String> pathParameters;
     private final BodyPrefix body;
 
-    IncomingRequestView(ServerRequest request, Map<String, String> pathParameters, BodyPrefix body) {
-        this.request = request;
+    IncomingRequestView(HttpPrologue prologue, ServerRequestHeaders headers, Map<String, String> pathParameters,
+                        BodyPrefix body) {
+        this.prologue = prologue;
+        this.headers = headers;
         this.pathParameters = pathParameters;
         this.body = body;
     }
 
     @Override
     public String method() {
-        return request.prologue().method().text();
+        return prologue.method().text();
     }
 
     @Override
     public String rawPath() {
-        return request.prologue().uriPath().rawPath();
+        return prologue.uriPath().rawPath();
     }
 
     @Override
@@ -43,18 +47,18 @@ final class IncomingRequestView implements RequestView {
 
     @Override
     public Optional<String> header(String name) {
-        return request.headers().first(HeaderNames.create(name));
+        return headers.first(HeaderNames.create(name));
     }
 
     @Override
     public List<String> headerValues(String name) {
-        return request.headers().values(HeaderNames.create(name));
+        return headers.values(HeaderNames.create(name));
     }
 
     @Override
     public Optional<String> queryParameter(String name) {
         try {
-            return request.query().first(name).asOptional();
+            return prologue.query().first(name).asOptional();
         } catch (RuntimeException malformed) {
             return Optional.empty();
         }
@@ -63,7 +67,7 @@ final class IncomingRequestView implements RequestView {
     @Override
     public Optional<String> cookie(String name) {
         try {
-            return request.headers().cookies().first(name).asOptional().map(IncomingRequestView::unquote);
+            return headers.cookies().first(name).asOptional().map(IncomingRequestView::unquote);
         } catch (RuntimeException malformed) {
             return Optional.empty();
         }

@@ -4,6 +4,8 @@ import java.lang.System.Logger.Level;
 import java.util.Map;
 import java.util.Optional;
 
+import io.helidon.http.HttpPrologue;
+import io.helidon.http.ServerRequestHeaders;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -41,7 +43,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
                 ? new BodyPeek(request.content().inputStream(), settings.bodyMaxBytes(),
                         request.headers().contentLength().orElse(-1))
                 : null;
-        Optional<Backend> owner = place(request, snapshot, body);
+        Optional<Backend> owner = place(request.prologue(), request.headers(), snapshot, body);
         if (owner.isEmpty()) {
             LOGGER.log(Level.DEBUG, "no backends: {0} {1} answered 503", request.prologue().method().text(),
                     request.prologue().uriPath().rawPath());
@@ -61,13 +63,26 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         forwarder.close();
     }
 
-    private Optional<Backend> place(ServerRequest request, RoutingSnapshot snapshot, BodyPeek body) {
-        Optional<RouteMatch> match = routes.match(request.prologue().method().text(),
-                request.prologue().uriPath().rawPath());
+    RoutingSnapshot snapshot() {
+        return pool.snapshot();
+    }
+
+    BackendConnections connections() {
+        return forwarder.connections();
+    }
+
+    /**
+     * The backend a request goes to: its key's owner, or the next in round-robin when it has none.
+     *
+     * @param body the body, or {@code null} when there is none (or none may be read)
+     */
+    Optional<Backend> place(HttpPrologue prologue, ServerRequestHeaders headers, RoutingSnapshot snapshot,
+                            BodyPeek body) {
+        Optional<RouteMatch> match = routes.match(prologue.method().text(), prologue.uriPath().rawPath());
         if (match.isEmpty()) {
             return snapshot.next();
         }
-        Optional<String> key = findKey(request, match.get(), body);
+        Optional<String> key = findKey(prologue, headers, match.get(), body);
         if (key.isPresent()) {
             if (LOGGER.isLoggable(Level.DEBUG)) {
                 LOGGER.log(Level.DEBUG, "key {0} on {1}", SessionKeyDigest.of(key.get()), match.get().route());
@@ -80,10 +95,11 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         return snapshot.next();
     }
 
-    private Optional<String> findKey(ServerRequest request, RouteMatch match, BodyPeek body) {
+    private Optional<String> findKey(HttpPrologue prologue, ServerRequestHeaders headers, RouteMatch match,
+                                     BodyPeek body) {
         io.insika.router.api.BodyPrefix visibleBody = match.route().needsBody() && body != null ? body : EmptyBody.INSTANCE;
         Map<String, String> parameters = match.pathParameters();
-        IncomingRequestView view = new IncomingRequestView(request, parameters, visibleBody);
+        IncomingRequestView view = new IncomingRequestView(prologue, headers, parameters, visibleBody);
         for (KeyExtractor extractor : match.route().extractors()) {
             try {
                 Optional<String> key = extractor.extract(view);

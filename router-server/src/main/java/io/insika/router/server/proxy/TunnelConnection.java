@@ -1,0 +1,102 @@
+package io.insika.router.server.proxy;
+
+import java.io.IOException;
+import java.time.Duration;
+
+import io.helidon.common.buffers.BufferData;
+import io.helidon.common.buffers.DataReader;
+import io.helidon.common.concurrency.limits.Limit;
+import io.helidon.webserver.ConnectionContext;
+import io.helidon.webserver.spi.ServerConnection;
+
+/**
+ * An upgraded client connection joined to its backend connection: bytes flow both ways as they
+ * come, until either side closes; then both close. Backend to client runs on the connection's
+ * own thread (when it returns Helidon closes the client socket, which ends the other direction);
+ * client to backend on a second virtual thread (when the client leaves it closes the backend,
+ * which ends this one).
+ */
+final class TunnelConnection implements ServerConnection {
+
+    private static final System.Logger LOGGER = System.getLogger(TunnelConnection.class.getName());
+
+    private final ConnectionContext ctx;
+    private final BackendConnection backend;
+    private final BackendConnections connections;
+    private volatile long lastActivity = System.nanoTime();
+
+    TunnelConnection(ConnectionContext ctx, BackendConnection backend, BackendConnections connections) {
+        this.ctx = ctx;
+        this.backend = backend;
+        this.connections = connections;
+    }
+
+    @Override
+    public void handle(Limit limit) {
+        Thread.ofVirtual().name("insika-tunnel-up").start(this::clientToBackend);
+        try {
+            backendToClient();
+        } finally {
+            connections.discard(backend);
+        }
+    }
+
+    private void backendToClient() {
+        try {
+            while (backend.fill()) {
+                int n = backend.limit() - backend.position();
+                BufferData data = BufferData.create(backend.buffer(), backend.position(), n).copy();
+                backend.consume(n);
+                ctx.dataWriter().writeNow(data);
+                lastActivity = System.nanoTime();
+            }
+        } catch (IOException | RuntimeException e) {
+            LOGGER.log(System.Logger.Level.DEBUG, "tunnel from " + backend.backend().id() + " ended", e);
+        }
+    }
+
+    private void clientToBackend() {
+        DataReader client = ctx.dataReader();
+        try {
+            while (true) {
+                client.ensureAvailable(); // throws at end of stream: the client left
+                byte[] bytes = client.readBuffer().readBytes();
+                backend.write(bytes, 0, bytes.length);
+                backend.flush();
+                lastActivity = System.nanoTime();
+            }
+        } catch (IOException | RuntimeException e) {
+            LOGGER.log(System.Logger.Level.DEBUG, "tunnel to " + backend.backend().id() + " ended", e);
+        } finally {
+            connections.discard(backend); // ends backendToClient
+        }
+    }
+
+    @Override
+    public Duration idleTime() {
+        return Duration.ofNanos(System.nanoTime() - lastActivity);
+    }
+
+    @Override
+    public void close(boolean interrupt) {
+        connections.discard(backend);
+    }
+
+    /** An upgrade that was answered without one: nothing more to do on the connection. */
+    static final class Closed implements ServerConnection {
+        @Override
+        public void handle(Limit limit) {
+            // the answer was written already; returning lets Helidon close the connection
+        }
+
+        @Override
+        public Duration idleTime() {
+            return Duration.ZERO;
+        }
+
+        @Override
+        public void close(boolean interrupt) {
+            // nothing held
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package io.insika.router.server.proxy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Optional;
+
+import io.helidon.common.buffers.BufferData;
+import io.helidon.http.Header;
+import io.helidon.http.HttpPrologue;
+import io.helidon.http.ServerRequestHeaders;
+import io.helidon.http.Status;
+import io.helidon.http.WritableHeaders;
+import io.helidon.webserver.ConnectionContext;
+import io.helidon.webserver.http1.spi.Http1Upgrader;
+import io.helidon.webserver.spi.ServerConnection;
+import io.insika.router.api.Backend;
+
+/**
+ * Carries a WebSocket upgrade to the request's owner and, once the owner agrees (101), joins the
+ * two connections byte for byte until either side closes: what Socket.IO needs after its polling
+ * phase, with the same key (its {@code stickyId} query parameter, say) and so the same owner.
+ *
+ * <p>The router never speaks WebSocket itself; frames pass untouched. Placement follows the
+ * same routes as every other request (no body is read: an upgrade request has none). An owner
+ * that cannot be reached gets the proxy's usual answer: the upgrader declines, Helidon routes
+ * the request normally and the proxy answers 503 with the retry envelope. An owner that
+ * refuses the upgrade has its answer relayed, and the connection closes.
+ */
+final class UpgradeTunnel implements Http1Upgrader {
+
+    private static final System.Logger LOGGER = System.getLogger(UpgradeTunnel.class.getName());
+
+    private final ProxyHandler proxy;
+
+    UpgradeTunnel(ProxyHandler proxy) {
+        this.proxy = proxy;
+    }
+
+    @Override
+    public String supportedProtocol() {
+        return "websocket";
+    }
+
+    @Override
+    public ServerConnection upgrade(ConnectionContext ctx, HttpPrologue prologue, WritableHeaders<?> headers) {
+        ServerRequestHeaders requestHeaders = ServerRequestHeaders.create(headers);
+        Optional<Backend> owner = proxy.place(prologue, requestHeaders, proxy.snapshot(), null);
+        if (owner.isEmpty()) {
+            return null; // no backends: the proxy answers with the envelope
+        }
+        BackendConnections connections = proxy.connections();
+        BackendConnection backend;
+        try {
+            backend = connections.acquire(owner.get()).connection();
+        } catch (IOException | RuntimeException e) {
+            LOGGER.log(System.Logger.Level.DEBUG, "cannot connect to " + owner.get().id() + " for an upgrade", e);
+            return null; // nothing sent: the proxy tries the owner once more and answers 503 if it is still down
+        }
+        try {
+            RequestWriter writer = new RequestWriter(backend);
+            String target = prologue.hasQuery()
+                    ? prologue.uriPath().rawPath() + "?" + prologue.query().rawValue()
+                    : prologue.uriPath().rawPath();
+            writer.requestLine(prologue.method().text(), target);
+            ForwardedHeaders.copy(requestHeaders, ctx.remotePeer().address(), ctx.isSecure(),
+                    HopByHopHeaders.ofUpgrade(requestHeaders), writer);
+            writer.endHead(false);
+            writer.finish();
+            ResponseHead head = ResponseHead.read(backend);
+            if (head.status() == 101) {
+                writeHead(ctx, "101 Switching Protocols", head, HopByHopHeaders.ofUpgrade(head.headers()), false);
+                backend.becomeTunnel();
+                return new TunnelConnection(ctx, backend, connections);
+            }
+            relayRefusal(ctx, backend, head);
+        } catch (IOException | RuntimeException e) {
+            LOGGER.log(System.Logger.Level.DEBUG, "upgrade through " + owner.get().id() + " failed", e);
+            writeNow(ctx, ("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+        }
+        connections.discard(backend);
+        return new TunnelConnection.Closed(); // the answer is out; Helidon closes the connection
+    }
+
+    // The owner answered the upgrade with an ordinary response: relay it, ended by the close.
+    private static void relayRefusal(ConnectionContext ctx, BackendConnection backend, ResponseHead head)
+            throws IOException {
+        writeHead(ctx, head.status() + " " + Status.create(head.status()).reasonPhrase(), head,
+                HopByHopHeaders.of(head.headers()), true);
+        ResponseBody body = ResponseBody.of(backend, head, false);
+        byte[] chunk = new byte[8192];
+        for (int n = body.read(chunk); n >= 0; n = body.read(chunk)) {
+            writeNow(ctx, Arrays.copyOf(chunk, n));
+        }
+    }
+
+    private static void writeHead(ConnectionContext ctx, String status, ResponseHead head, HopByHopHeaders hopByHop,
+                                  boolean closeDelimited) {
+        StringBuilder text = new StringBuilder(256).append("HTTP/1.1 ").append(status).append("\r\n");
+        for (Header header : head.headers()) {
+            String name = header.headerName().lowerCase();
+            if (hopByHop.excludes(header) || (closeDelimited && name.equals("content-length"))) {
+                continue;
+            }
+            text.append(header.headerName().defaultCase()).append(": ").append(header.get()).append("\r\n");
+        }
+        if (closeDelimited) {
+            text.append("Connection: close\r\n");
+        }
+        writeNow(ctx, text.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    static void writeNow(ConnectionContext ctx, byte[] bytes) {
+        ctx.dataWriter().writeNow(BufferData.create(bytes));
+    }
+}

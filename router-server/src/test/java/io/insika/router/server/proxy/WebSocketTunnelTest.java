@@ -1,0 +1,336 @@
+package io.insika.router.server.proxy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import io.insika.router.api.Backend;
+import io.insika.router.api.PluginOptions;
+import io.insika.router.server.RouterServer;
+import io.insika.router.server.plugin.PluginRegistry;
+import io.insika.router.server.routing.DefaultRoutes;
+import io.insika.router.server.routing.ExtractorSpec;
+import io.insika.router.server.routing.RouteSpec;
+import io.insika.router.server.routing.RouteTable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.startsWith;
+
+/**
+ * A WebSocket upgrade (Socket.IO's, after its polling phase) reaches the session's owner and the
+ * two connections are joined byte for byte, longer than the backend timeout allows a silence.
+ */
+@Timeout(60)
+class WebSocketTunnelTest {
+
+    private static final String UPGRADE = "GET /socket.io/?EIO=4&transport=websocket&stickyId=%s HTTP/1.1\r\n"
+            + "Host: router\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n";
+
+    private final List<EchoBackend> backends = new ArrayList<>();
+    private RouterServer router;
+
+    @AfterEach
+    void stop() {
+        if (router != null) {
+            router.close();
+        }
+        backends.forEach(EchoBackend::close);
+    }
+
+    private void start(int count, ProxySettings settings) throws IOException {
+        for (int i = 0; i < count; i++) {
+            backends.add(new EchoBackend("engine-" + i));
+        }
+        List<RouteSpec> specs = new ArrayList<>(DefaultRoutes.specs());
+        specs.add(new RouteSpec(Set.of("GET", "POST"), "/socket.io/",
+                List.of(new ExtractorSpec("query", PluginOptions.of("routes[4].keys[0]", java.util.Map.of("name", "stickyId"))))));
+        router = RouterServer.start("127.0.0.1", 0, RouteTable.build(specs, PluginRegistry.builtIn()),
+                RouterFixture.ketamaPool(backends.stream().map(EchoBackend::backend).toList()), settings);
+    }
+
+    @Test
+    void theUpgradeReachesTheKeysOwnerAndBytesFlowBothWaysUntouched() throws Exception {
+        start(3, ProxySettings.DEFAULTS);
+        byte[] payload = new byte[256 * 1024];
+        new Random(7).nextBytes(payload);
+        for (String sticky : List.of("alpha", "bravo", "charlie", "delta")) {
+            try (Socket socket = upgrade(sticky)) {
+                String head = readHead(socket.getInputStream());
+                assertThat(head, startsWith("HTTP/1.1 101"));
+                assertThat(head.toLowerCase(), containsString("upgrade: websocket"));
+                String greeting = new String(socket.getInputStream().readNBytes(8), StandardCharsets.US_ASCII);
+                assertThat(greeting, startsWith("engine-"));
+
+                // the owner the router's own placement names is the one that answered
+                Backend owner = ownerOf(sticky);
+                assertThat(greeting, is(backendFor(owner).name));
+
+                OutputStream out = socket.getOutputStream();
+                Thread.ofVirtual().start(() -> {
+                    try {
+                        out.write(payload);
+                        out.flush();
+                    } catch (IOException ignored) {
+                        // the read below fails the test
+                    }
+                });
+                byte[] echoed = socket.getInputStream().readNBytes(payload.length);
+                assertThat(java.util.Arrays.equals(echoed, payload), is(true));
+            }
+        }
+        for (EchoBackend backend : backends) {
+            for (String request : backend.requests) {
+                assertThat(request, containsString("Upgrade: websocket"));
+                assertThat(request.toLowerCase(), containsString("x-forwarded-for: 127.0.0.1"));
+            }
+        }
+    }
+
+    @Test
+    void aQuietTunnelOutlivesTheBackendTimeout() throws Exception {
+        start(1, new ProxySettings(262_144, Duration.ofMillis(200)));
+        try (Socket socket = upgrade("quiet")) {
+            assertThat(readHead(socket.getInputStream()), startsWith("HTTP/1.1 101"));
+            socket.getInputStream().readNBytes(8);
+            Thread.sleep(1_000); // five backend timeouts of silence
+            socket.getOutputStream().write("still here".getBytes(StandardCharsets.US_ASCII));
+            assertThat(new String(socket.getInputStream().readNBytes(10), StandardCharsets.US_ASCII), is("still here"));
+        }
+    }
+
+    @Test
+    void theClientLeavingClosesTheBackendSide() throws Exception {
+        start(1, ProxySettings.DEFAULTS);
+        try (Socket socket = upgrade("leaving")) {
+            assertThat(readHead(socket.getInputStream()), startsWith("HTTP/1.1 101"));
+            socket.getInputStream().readNBytes(8);
+        }
+        assertThat(backends.getFirst().closedByPeer.await(10, TimeUnit.SECONDS), is(true));
+    }
+
+    @Test
+    void theBackendLeavingClosesTheClientConnection() throws Exception {
+        start(1, ProxySettings.DEFAULTS);
+        try (Socket socket = upgrade("hangup")) {
+            assertThat(readHead(socket.getInputStream()), startsWith("HTTP/1.1 101"));
+            socket.getInputStream().readNBytes(8);
+            socket.getOutputStream().write("bye".getBytes(StandardCharsets.US_ASCII)); // the backend hangs up on "bye"
+            socket.setSoTimeout(10_000);
+            byte[] rest = socket.getInputStream().readAllBytes(); // returns only when the router closes
+            assertThat(new String(rest, StandardCharsets.US_ASCII), is("bye"));
+        }
+    }
+
+    @Test
+    void anOwnerThatRefusesTheUpgradeHasItsAnswerRelayedAndTheConnectionClosed() throws Exception {
+        start(1, ProxySettings.DEFAULTS);
+        backends.getFirst().refuse = true;
+        try (Socket socket = upgrade("refused")) {
+            socket.setSoTimeout(10_000);
+            String all = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            assertThat(all, startsWith("HTTP/1.1 400"));
+            assertThat(all, containsString("no websocket here"));
+            assertThat(all.toLowerCase(), not(containsString("upgrade: websocket")));
+        }
+    }
+
+    @Test
+    void anUnreachableOwnerGetsTheRetryEnvelope() throws Exception {
+        start(1, ProxySettings.DEFAULTS);
+        backends.getFirst().close();
+        try (Socket socket = upgrade("down")) {
+            socket.setSoTimeout(10_000);
+            String head = readHead(socket.getInputStream());
+            assertThat(head, startsWith("HTTP/1.1 503"));
+            assertThat(head, containsString("Retry-After: 1"));
+        }
+    }
+
+    @Test
+    void aStandardWebSocketClientTalksToItsOwnerThroughTheRouter() throws Exception {
+        start(2, ProxySettings.DEFAULTS);
+        backends.forEach(it -> it.speakWebSocket = true);
+        List<String> received = new CopyOnWriteArrayList<>();
+        CountDownLatch replies = new CountDownLatch(3);
+        java.net.http.WebSocket socket = RouterFixture.CLIENT.newWebSocketBuilder()
+                .buildAsync(java.net.URI.create("ws://127.0.0.1:" + router.port()
+                        + "/socket.io/?EIO=4&transport=websocket&stickyId=jdk"), new java.net.http.WebSocket.Listener() {
+                    @Override
+                    public java.util.concurrent.CompletionStage<?> onText(java.net.http.WebSocket ws, CharSequence data,
+                                                                          boolean last) {
+                        received.add(data.toString());
+                        replies.countDown();
+                        ws.request(1);
+                        return null;
+                    }
+                }).get(10, TimeUnit.SECONDS);
+        for (String message : List.of("one", "two", "three")) {
+            socket.sendText(message, true).get(10, TimeUnit.SECONDS);
+        }
+        assertThat(replies.await(10, TimeUnit.SECONDS), is(true));
+        String owner = backendFor(ownerOf("jdk")).name;
+        assertThat(received, is(List.of(owner + ":one", owner + ":two", owner + ":three")));
+        socket.sendClose(java.net.http.WebSocket.NORMAL_CLOSURE, "done").get(10, TimeUnit.SECONDS);
+    }
+
+    private Socket upgrade(String sticky) throws IOException {
+        Socket socket = new Socket("127.0.0.1", router.port());
+        socket.setSoTimeout(20_000);
+        socket.getOutputStream().write(UPGRADE.formatted(sticky).getBytes(StandardCharsets.US_ASCII));
+        return socket;
+    }
+
+    private Backend ownerOf(String key) {
+        return RouterFixture.ketamaPool(backends.stream().map(EchoBackend::backend).toList()).snapshot()
+                .owner(key).orElseThrow();
+    }
+
+    private EchoBackend backendFor(Backend backend) {
+        return backends.stream().filter(it -> it.backend().id().equals(backend.id())).findFirst().orElseThrow();
+    }
+
+    private static String readHead(InputStream in) throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                break;
+            }
+            head.write(b);
+        }
+        return head.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    /**
+     * Agrees to every upgrade, greets with its 8-character name, then echoes every byte; hangs up
+     * when it reads "bye". With {@code refuse} set it answers 400 instead.
+     */
+    private static final class EchoBackend implements AutoCloseable {
+        final String name;
+        final List<String> requests = new CopyOnWriteArrayList<>();
+        final CountDownLatch closedByPeer = new CountDownLatch(1);
+        volatile boolean refuse;
+        volatile boolean speakWebSocket;
+        private final ServerSocket server;
+
+        EchoBackend(String name) throws IOException {
+            this.name = name;
+            this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+            Thread.ofVirtual().start(() -> {
+                while (!server.isClosed()) {
+                    try {
+                        Socket socket = server.accept();
+                        Thread.ofVirtual().start(() -> serve(socket));
+                    } catch (IOException e) {
+                        return;
+                    }
+                }
+            });
+        }
+
+        Backend backend() {
+            return Backend.parse("http://127.0.0.1:" + server.getLocalPort());
+        }
+
+        private void serve(Socket socket) {
+            try (socket) {
+                InputStream in = socket.getInputStream();
+                OutputStream out = socket.getOutputStream();
+                String head = readHead(in);
+                requests.add(head);
+                if (speakWebSocket) {
+                    webSocketEcho(head, in, out);
+                    return;
+                }
+                if (refuse) {
+                    out.write(("HTTP/1.1 400 Bad Request\r\nContent-Length: 17\r\n\r\nno websocket here")
+                            .getBytes(StandardCharsets.US_ASCII));
+                    return;
+                }
+                // The greeting goes in the same write as the 101, as a server's first frame may.
+                out.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        + "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n" + name)
+                        .getBytes(StandardCharsets.US_ASCII));
+                byte[] buffer = new byte[16384];
+                for (int n = in.read(buffer); n > 0; n = in.read(buffer)) {
+                    out.write(buffer, 0, n);
+                    if (new String(buffer, 0, n, StandardCharsets.US_ASCII).endsWith("bye")) {
+                        return;
+                    }
+                }
+                closedByPeer.countDown();
+            } catch (SocketTimeoutException e) {
+                // not expected: no timeout is set
+            } catch (IOException e) {
+                closedByPeer.countDown();
+            }
+        }
+
+        // RFC 6455 just far enough for short text frames: accept the handshake, then answer each
+        // masked client frame with an unmasked one carrying "name:text".
+        private void webSocketEcho(String head, InputStream in, OutputStream out) throws IOException {
+            String key = head.lines().filter(l -> l.toLowerCase().startsWith("sec-websocket-key:"))
+                    .map(l -> l.substring(18).strip()).findFirst().orElseThrow();
+            String accept;
+            try {
+                accept = java.util.Base64.getEncoder().encodeToString(java.security.MessageDigest.getInstance("SHA-1")
+                        .digest((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").getBytes(StandardCharsets.US_ASCII)));
+            } catch (java.security.NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
+            out.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    + "Sec-WebSocket-Accept: " + accept + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            while (true) {
+                int first = in.read();
+                int second = in.read();
+                if (first < 0 || second < 0) {
+                    return;
+                }
+                int length = second & 0x7f; // the test's messages are short: no extended lengths
+                byte[] mask = in.readNBytes(4);
+                byte[] payload = in.readNBytes(length);
+                for (int i = 0; i < length; i++) {
+                    payload[i] ^= mask[i % 4];
+                }
+                int opcode = first & 0x0f;
+                if (opcode == 0x8) { // close: answer it and hang up
+                    out.write(new byte[] {(byte) 0x88, 0});
+                    return;
+                }
+                byte[] reply = (name + ":" + new String(payload, StandardCharsets.UTF_8)).getBytes(StandardCharsets.UTF_8);
+                out.write(new byte[] {(byte) 0x81, (byte) reply.length});
+                out.write(reply);
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                server.close();
+            } catch (IOException ignored) {
+                // closing is all that was wanted
+            }
+        }
+    }
+}
