@@ -1,6 +1,7 @@
 package io.insika.router.server.proxy;
 
 import java.io.IOException;
+import java.net.ProtocolException;
 import java.net.SocketTimeoutException;
 import java.util.Optional;
 
@@ -61,6 +62,10 @@ final class BackendForwarder implements AutoCloseable {
                 send(request, body, writer);
                 head = ResponseHead.read(connection);
                 int code = head.status();
+                if (code == 101) {
+                    // only UpgradeTunnel asks for a protocol switch; here the request had no Upgrade
+                    throw new ProtocolException("backend switched protocols unasked");
+                }
                 answer = ResponseBody.of(connection, head, method == Method.HEAD || code == 204 || code == 304);
             } catch (ClientGoneException e) {
                 connections.discard(connection);

@@ -142,6 +142,12 @@ class BackendAnswerFramingTest {
     }
 
     @Test
+    void aProtocolSwitchNobodyAskedForIsA502() throws Exception {
+        start(head -> ScriptedBackend.Answer.thenClose("HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\n\r\n"));
+        assertNotRetryable502(get("/unasked"));
+    }
+
+    @Test
     void aNonNumericContentLengthIsA502() throws Exception {
         start(head -> ScriptedBackend.Answer.thenClose("HTTP/1.1 200 OK\r\nContent-Length: 12abc\r\n\r\nabc"));
         assertNotRetryable502(get("/bad-length"));
