@@ -49,7 +49,9 @@ final class BackendConnection implements AutoCloseable {
     private final byte[] writeBuffer = new byte[WRITE_BUFFER];
     private int position;
     private int limit;
-    private volatile long waitingSince;
+    // Apart, because a streamed upload writes on one thread while the answer is read on another.
+    private volatile long readingSince;
+    private volatile long writingSince;
     private volatile boolean timedOut;
     private volatile boolean closed;
     private boolean tunnel;
@@ -139,13 +141,13 @@ final class BackendConnection implements AutoCloseable {
 
     /** Writes bytes to the backend, all of them, watched by the timeout. */
     void write(byte[] bytes, int offset, int length) throws IOException {
-        waitingSince = tunnel ? 0 : System.nanoTime();
+        writingSince = tunnel ? 0 : System.nanoTime();
         try {
             out.write(bytes, offset, length);
         } catch (IOException e) {
             throw translate(e);
         } finally {
-            waitingSince = 0;
+            writingSince = 0;
         }
     }
 
@@ -165,7 +167,7 @@ final class BackendConnection implements AutoCloseable {
         }
         position = 0;
         limit = 0;
-        waitingSince = tunnel ? 0 : System.nanoTime();
+        readingSince = tunnel ? 0 : System.nanoTime();
         try {
             int n = in.read(buffer, 0, buffer.length);
             if (n <= 0) {
@@ -176,7 +178,7 @@ final class BackendConnection implements AutoCloseable {
         } catch (IOException e) {
             throw translate(e);
         } finally {
-            waitingSince = 0;
+            readingSince = 0;
         }
     }
 
@@ -207,9 +209,14 @@ final class BackendConnection implements AutoCloseable {
         position += count;
     }
 
-    /** When the current blocking operation started, or 0 if none is under way. */
+    /** When the longest-waiting blocking read or write started, or 0 if none is under way. */
     long waitingSince() {
-        return waitingSince;
+        long reading = readingSince;
+        long writing = writingSince;
+        if (reading == 0 || writing == 0) {
+            return reading == 0 ? writing : reading;
+        }
+        return reading - writing < 0 ? reading : writing;
     }
 
     /** Whether the watchdog closed this connection because the backend stayed silent too long. */

@@ -25,6 +25,10 @@ final class BackendForwarder implements AutoCloseable {
     private static final System.Logger LOGGER = System.getLogger(BackendForwarder.class.getName());
     // Each failed attempt drops one dead kept connection; a fresh connection that fails is final.
     private static final int STALE_CONNECTION_ATTEMPTS = 4;
+    // Bodies up to this many bytes past the peek are written before the answer is read: they fit
+    // in the sockets' buffers, so the backend cannot block us by answering early.
+    private static final long INLINE_BODY = 64 * 1024;
+    private static final long UPLOAD_SETTLE_MILLIS = 100;
 
     private final BackendConnections connections;
 
@@ -56,10 +60,11 @@ final class BackendForwarder implements AutoCloseable {
             }
             BackendConnection connection = lease.connection();
             RequestWriter writer = new RequestWriter(connection);
+            Upload upload = null;
             ResponseHead head;
             ResponseBody answer;
             try {
-                send(request, body, writer);
+                upload = send(request, body, writer);
                 head = ResponseHead.read(connection);
                 int code = head.status();
                 if (code == 101) {
@@ -71,7 +76,10 @@ final class BackendForwarder implements AutoCloseable {
                 connections.discard(connection);
                 throw new CloseConnectionException("client went away while sending its body", e);
             } catch (IOException | RuntimeException e) {
-                connections.discard(connection);
+                connections.discard(connection); // also ends an upload still writing
+                if (upload != null && upload.clientGone()) {
+                    throw new CloseConnectionException("client went away while sending its body", upload.failure);
+                }
                 // A kept connection that died idle fails on its first write: nothing was sent, so
                 // another connection to the same owner is safe. Never another owner.
                 if (!writer.started() && !lease.fresh() && attempt < STALE_CONNECTION_ATTEMPTS) {
@@ -81,7 +89,7 @@ final class BackendForwarder implements AutoCloseable {
                 LOGGER.log(System.Logger.Level.DEBUG, "exchange with " + backend.id() + " failed", e);
                 return Optional.of(classify(e, writer.started(), connection));
             }
-            relay(response, connection, head, answer);
+            relay(response, connection, head, answer, upload);
             return Optional.empty();
         }
     }
@@ -95,7 +103,15 @@ final class BackendForwarder implements AutoCloseable {
         return connections;
     }
 
-    private static void send(ServerRequest request, BodyPeek body, RequestWriter writer) throws IOException {
+    /**
+     * Sends the head and the body. A body that fits the sockets' buffers is written here; a longer
+     * one streams on its own virtual thread while this one reads the answer, so a backend that
+     * answers before reading it all (a 413) is heard, and one that answers while it reads (an
+     * echo) never deadlocks against us.
+     *
+     * @return the upload still running, or {@code null} when all was sent
+     */
+    private static Upload send(ServerRequest request, BodyPeek body, RequestWriter writer) throws IOException {
         var prologue = request.prologue();
         String target = prologue.hasQuery()
                 ? prologue.uriPath().rawPath() + "?" + prologue.query().rawValue()
@@ -104,22 +120,80 @@ final class BackendForwarder implements AutoCloseable {
         ForwardedHeaders.copy(request, writer);
         boolean lengthKnown = request.headers().contentLength().isPresent();
         writer.endHead(body != null && !lengthKnown);
-        if (body != null) {
-            body.forwardTo(writer);
+        if (body == null) {
+            writer.finish();
+            return null;
         }
-        writer.finish();
+        body.forwardPeeked(writer);
+        long rest = body.unpeekedLength();
+        if (rest >= 0 && rest <= INLINE_BODY) {
+            body.forwardRest(writer);
+            writer.finish();
+            return null;
+        }
+        writer.flushBuffered();
+        return Upload.start(body, writer);
     }
 
-    private void relay(ServerResponse response, BackendConnection connection, ResponseHead head, ResponseBody answer) {
+    private void relay(ServerResponse response, BackendConnection connection, ResponseHead head, ResponseBody answer,
+                       Upload upload) {
         boolean reusable = false;
         try {
             reusable = ResponseRelay.relay(response, head, answer);
         } finally {
-            if (reusable) {
+            boolean uploaded = upload == null || upload.succeeded();
+            if (reusable && uploaded) {
                 connections.release(connection);
             } else {
                 connections.discard(connection);
             }
+        }
+        if (upload != null && !upload.succeeded()) {
+            // Answered before the body ended (or the body failed): the rest of it will never be
+            // read, so the client connection cannot carry another request.
+            throw new CloseConnectionException("backend answered before the request body ended");
+        }
+    }
+
+    /** A request body streaming to the backend on its own virtual thread. */
+    private static final class Upload {
+        private final Thread thread;
+        private volatile Throwable failure;
+        private volatile boolean done;
+
+        private Upload(BodyPeek body, RequestWriter writer) {
+            this.thread = Thread.ofVirtual().name("insika-upload").unstarted(() -> {
+                try {
+                    body.forwardRest(writer);
+                    writer.finish();
+                    done = true;
+                } catch (IOException | RuntimeException e) {
+                    failure = e;
+                }
+            });
+        }
+
+        static Upload start(BodyPeek body, RequestWriter writer) {
+            Upload upload = new Upload(body, writer);
+            upload.thread.start();
+            return upload;
+        }
+
+        // The backend's answer is complete; an upload that is still running is waited for only
+        // briefly: a backend that answered normally has read the whole body already.
+        boolean succeeded() {
+            if (!done && failure == null) {
+                try {
+                    thread.join(java.time.Duration.ofMillis(UPLOAD_SETTLE_MILLIS));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return done;
+        }
+
+        boolean clientGone() {
+            return failure instanceof ClientGoneException;
         }
     }
 

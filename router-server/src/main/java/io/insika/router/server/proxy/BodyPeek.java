@@ -68,15 +68,40 @@ final class BodyPeek implements BodyPrefix {
      * @throws IOException         if writing to the backend fails
      */
     void forwardTo(OutputStream backend) throws IOException {
+        forwardPeeked(backend);
+        forwardRest(backend);
+    }
+
+    /**
+     * Writes the bytes peeked so far.
+     *
+     * @throws ClientGoneException if reading them from the client had failed
+     */
+    void forwardPeeked(OutputStream backend) throws IOException {
         if (clientFailure != null) {
             throw new ClientGoneException(clientFailure);
         }
-        // Never write zero bytes: Helidon's chunked request stream turns an empty write into a
-        // zero-length chunk, which is the end-of-body marker, and the real one then follows.
+        // Never write zero bytes: a chunked stream would take it for the end of the body.
         if (filled > 0) {
             backend.write(buffer, 0, filled);
         }
+    }
+
+    /** How many bytes follow the peeked ones: 0 when the body is all peeked, -1 when unknown (chunked). */
+    long unpeekedLength() {
         if (clientEnded || (declaredLength >= 0 && filled >= declaredLength)) {
+            return 0;
+        }
+        return declaredLength < 0 ? -1 : declaredLength - filled;
+    }
+
+    /**
+     * Copies what follows the peeked bytes straight from the client.
+     *
+     * @throws ClientGoneException if reading from the client fails
+     */
+    void forwardRest(OutputStream backend) throws IOException {
+        if (unpeekedLength() == 0) {
             return;
         }
         byte[] copyBuffer = new byte[copyBufferSize(declaredLength < 0 ? -1 : declaredLength - filled)];

@@ -80,6 +80,12 @@ final class RequestWriter extends OutputStream {
         }
     }
 
+    /** Sends what is buffered now, so that another thread may carry on writing. */
+    void flushBuffered() throws IOException {
+        drain();
+        connection.flush();
+    }
+
     /** Ends the body and sends all that is buffered. */
     void finish() throws IOException {
         if (chunked) {
