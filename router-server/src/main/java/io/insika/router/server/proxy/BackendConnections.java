@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import io.insika.router.api.Backend;
 
@@ -29,22 +30,26 @@ final class BackendConnections implements AutoCloseable {
 
     private final Duration timeout;
     private final Duration idleLimit;
+    private final Supplier<Set<String>> currentBackends;
     private final Map<String, IdleQueue> idle = new ConcurrentHashMap<>();
     private final Set<BackendConnection> open = ConcurrentHashMap.newKeySet();
     private final Thread watchdog;
     private volatile boolean closed;
 
-    BackendConnections(Duration timeout) {
-        this(timeout, IDLE_LIMIT);
+    BackendConnections(Duration timeout, Supplier<Set<String>> currentBackends) {
+        this(timeout, IDLE_LIMIT, currentBackends);
     }
 
     /**
-     * @param timeout   connect timeout, and the longest one read or write may wait
-     * @param idleLimit how long an unused connection is kept
+     * @param timeout         connect timeout, and the longest one read or write may wait
+     * @param idleLimit       how long an unused connection is kept
+     * @param currentBackends the ids of the backends in the pool now: idle connections to any
+     *                        other are closed at the watchdog's next tick
      */
-    BackendConnections(Duration timeout, Duration idleLimit) {
+    BackendConnections(Duration timeout, Duration idleLimit, Supplier<Set<String>> currentBackends) {
         this.timeout = timeout;
         this.idleLimit = idleLimit;
+        this.currentBackends = currentBackends;
         this.watchdog = Thread.ofVirtual().name("insika-backend-watchdog").start(this::watch);
     }
 
@@ -80,9 +85,14 @@ final class BackendConnections implements AutoCloseable {
             return;
         }
         connection.idleSince(System.nanoTime());
-        IdleQueue queue = idle.computeIfAbsent(connection.backend().id(), id -> new IdleQueue());
+        String id = connection.backend().id();
+        IdleQueue queue = idle.computeIfAbsent(id, key -> new IdleQueue());
         if (!queue.offer(connection)) {
             discard(connection);
+        } else if (idle.get(id) != queue) {
+            // The watchdog dropped this backend's queue meanwhile; it may have emptied it before
+            // our offer, so empty it again.
+            queue.drain(this::discard);
         }
     }
 
@@ -127,6 +137,18 @@ final class BackendConnections implements AutoCloseable {
             for (IdleQueue queue : idle.values()) {
                 queue.closeOlderThan(now - idleNanos, this::discard);
             }
+            dropRemovedBackends();
+        }
+    }
+
+    // A backend that left the pool (a pod gone from DNS) gets no more requests: close its idle
+    // connections now rather than after the idle limit, and forget its queue.
+    private void dropRemovedBackends() {
+        Set<String> current = currentBackends.get();
+        for (Map.Entry<String, IdleQueue> entry : idle.entrySet()) {
+            if (!current.contains(entry.getKey()) && idle.remove(entry.getKey(), entry.getValue())) {
+                entry.getValue().drain(this::discard);
+            }
         }
     }
 
@@ -161,6 +183,12 @@ final class BackendConnections implements AutoCloseable {
                 count.decrementAndGet();
             }
             return connection;
+        }
+
+        void drain(Consumer<BackendConnection> discard) {
+            for (BackendConnection connection = poll(); connection != null; connection = poll()) {
+                discard.accept(connection);
+            }
         }
 
         // Only a connection this call removed is closed: a taker may have polled it meanwhile.

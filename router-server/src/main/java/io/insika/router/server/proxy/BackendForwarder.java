@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.net.ProtocolException;
 import java.net.SocketTimeoutException;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
 
 import io.helidon.http.Method;
 import io.helidon.webserver.CloseConnectionException;
@@ -32,8 +34,11 @@ final class BackendForwarder implements AutoCloseable {
 
     private final BackendConnections connections;
 
-    BackendForwarder(ProxySettings settings) {
-        this.connections = new BackendConnections(settings.backendTimeout());
+    /**
+     * @param currentBackends the ids of the backends in the pool now
+     */
+    BackendForwarder(ProxySettings settings, Supplier<Set<String>> currentBackends) {
+        this.connections = new BackendConnections(settings.backendTimeout(), currentBackends);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.insika.router.server.proxy;
 import java.lang.System.Logger.Level;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 import io.helidon.http.HttpPrologue;
 import io.helidon.http.ServerRequestHeaders;
@@ -33,7 +34,8 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         this.routes = routes;
         this.pool = pool;
         this.settings = settings;
-        this.forwarder = new BackendForwarder(settings);
+        this.forwarder = new BackendForwarder(settings, () -> pool.snapshot().backends().stream()
+                .map(Backend::id).collect(Collectors.toUnmodifiableSet()));
     }
 
     @Override

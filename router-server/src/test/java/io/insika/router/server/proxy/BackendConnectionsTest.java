@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.Set;
 
 import io.insika.router.api.Backend;
 import org.junit.jupiter.api.AfterEach;
@@ -25,6 +26,12 @@ class BackendConnectionsTest {
 
     private ScriptedBackend backend;
     private BackendConnections pool;
+    // whether the pool of backends holds the scripted one; a test takes it away to see its connections go
+    private volatile boolean backendInPool = true;
+
+    private Set<String> current() {
+        return backend != null && backendInPool ? Set.of(backend.backend().id()) : Set.of();
+    }
 
     @AfterEach
     void stop() {
@@ -39,7 +46,7 @@ class BackendConnectionsTest {
     @Test
     void aReleasedConnectionIsTheNextOneHandedOut() throws Exception {
         backend = ScriptedBackend.answering(head -> ScriptedBackend.Answer.keep(OK));
-        pool = new BackendConnections(Duration.ofSeconds(5));
+        pool = new BackendConnections(Duration.ofSeconds(5), this::current);
         BackendConnections.Lease first = pool.acquire(backend.backend());
         exchange(first.connection());
         pool.release(first.connection());
@@ -53,7 +60,7 @@ class BackendConnectionsTest {
     @Test
     void aConnectionTheBackendClosedWhileIdleIsNeverHandedOut() throws Exception {
         backend = ScriptedBackend.answering(head -> ScriptedBackend.Answer.thenClose(OK));
-        pool = new BackendConnections(Duration.ofSeconds(5));
+        pool = new BackendConnections(Duration.ofSeconds(5), this::current);
         BackendConnections.Lease first = pool.acquire(backend.backend());
         exchange(first.connection());
         pool.release(first.connection()); // as if the answer had not said so: the probe must catch it
@@ -67,7 +74,7 @@ class BackendConnectionsTest {
     @Test
     void idleConnectionsAreClosedAfterTheIdleLimit() throws Exception {
         backend = ScriptedBackend.answering(head -> ScriptedBackend.Answer.keep(OK));
-        pool = new BackendConnections(Duration.ofSeconds(5), Duration.ofMillis(200));
+        pool = new BackendConnections(Duration.ofSeconds(5), Duration.ofMillis(200), this::current);
         BackendConnections.Lease lease = pool.acquire(backend.backend());
         exchange(lease.connection());
         pool.release(lease.connection());
@@ -79,9 +86,24 @@ class BackendConnectionsTest {
     }
 
     @Test
+    void idleConnectionsToABackendThatLeftThePoolAreClosedAtOnce() throws Exception {
+        backend = ScriptedBackend.answering(head -> ScriptedBackend.Answer.keep(OK));
+        pool = new BackendConnections(Duration.ofMillis(400), Duration.ofMinutes(5), this::current);
+        BackendConnections.Lease lease = pool.acquire(backend.backend());
+        exchange(lease.connection());
+        pool.release(lease.connection());
+        Thread.sleep(300); // a few watchdog ticks: still wanted
+        assertThat(lease.connection().isClosed(), is(false));
+
+        backendInPool = false; // discovery dropped it
+        waitUntil(() -> lease.connection().isClosed());
+        assertThat(pool.openCount(), is(0));
+    }
+
+    @Test
     void theWatchdogEndsAReadTheBackendNeverAnswersAsATimeout() throws Exception {
         try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) { // accepts (the kernel does) and never writes
-            pool = new BackendConnections(Duration.ofMillis(200));
+            pool = new BackendConnections(Duration.ofMillis(200), this::current);
             BackendConnections.Lease lease = pool.acquire(Backend.parse("http://127.0.0.1:" + silent.getLocalPort()));
             long started = System.nanoTime();
             IOException failure = assertThrows(IOException.class, () -> lease.connection().fill());
@@ -98,7 +120,7 @@ class BackendConnectionsTest {
         try (ServerSocket closed = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             port = closed.getLocalPort();
         }
-        pool = new BackendConnections(Duration.ofSeconds(5));
+        pool = new BackendConnections(Duration.ofSeconds(5), this::current);
         int refusedPort = port;
         assertThrows(IOException.class, () -> pool.acquire(Backend.parse("http://127.0.0.1:" + refusedPort)));
         assertThat(pool.openCount(), is(0));
