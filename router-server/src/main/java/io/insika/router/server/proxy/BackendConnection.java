@@ -91,8 +91,8 @@ final class BackendConnection implements AutoCloseable {
         }
     }
 
-    // Untested here: no TLS backend in the suite yet. The JDK's default trust store and host name
-    // check apply, as for any https client.
+    // The JDK's default trust store and host name check apply, as for any https client; an
+    // operator names a private CA with javax.net.ssl.trustStore (TlsBackendTest).
     private static SSLSocket tls(SocketChannel channel, Backend backend) throws IOException {
         try {
             SSLSocket socket = (SSLSocket) SSLContext.getDefault().getSocketFactory()
