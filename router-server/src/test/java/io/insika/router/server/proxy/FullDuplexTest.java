@@ -80,7 +80,7 @@ class FullDuplexTest {
     void aBackendThatRefusesAnUploadBeforeReadingItIsHeard() throws Exception {
         start((in, out) -> {
             try {
-                readHead(in);
+                RawHttp.readHead(in);
                 out.write("HTTP/1.1 413 Content Too Large\r\nContent-Length: 8\r\nConnection: close\r\n\r\ntoo big!"
                         .getBytes(StandardCharsets.US_ASCII));
                 out.flush();
@@ -111,7 +111,7 @@ class FullDuplexTest {
     void aBackendThatAnswersWhileItReadsGetsTheWholeBodyAndTheClientTheWholeEcho() throws Exception {
         start((in, out) -> {
             try {
-                readHead(in);
+                RawHttp.readHead(in);
                 out.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                 byte[] buffer = new byte[64 * 1024];
                 long left = ECHO_BODY;
@@ -147,24 +147,12 @@ class FullDuplexTest {
                 }
             });
             InputStream in = client.getInputStream();
-            assertThat(readHead(in), startsWith("HTTP/1.1 200"));
+            assertThat(RawHttp.readHead(in), startsWith("HTTP/1.1 200"));
             byte[] echoed = readChunked(in);
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
             assertThat(MessageDigest.isEqual(sha.digest(echoed), MessageDigest.getInstance("SHA-256").digest(body)),
                     is(true));
         }
-    }
-
-    private static String readHead(InputStream in) throws IOException {
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                throw new IOException("closed inside the head: " + head.toString(StandardCharsets.ISO_8859_1));
-            }
-            head.write(b);
-        }
-        return head.toString(StandardCharsets.ISO_8859_1);
     }
 
     private static byte[] readChunked(InputStream in) throws IOException {

@@ -1,6 +1,5 @@
 package io.insika.router.server.proxy;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -69,7 +68,7 @@ final class ScriptedBackend implements AutoCloseable {
         try (socket) {
             InputStream in = socket.getInputStream();
             while (true) {
-                String head = readHead(in);
+                String head = RawHttp.readHead(in);
                 if (head == null) {
                     return;
                 }
@@ -86,20 +85,6 @@ final class ScriptedBackend implements AutoCloseable {
         } catch (IOException e) {
             // the router hung up: the next connection is its business
         }
-    }
-
-    private static String readHead(InputStream in) throws IOException {
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        int matched = 0;
-        while (matched < 4) {
-            int b = in.read();
-            if (b < 0) {
-                return null;
-            }
-            head.write(b);
-            matched = (b == (matched % 2 == 0 ? '\r' : '\n')) ? matched + 1 : (b == '\r' ? 1 : 0);
-        }
-        return head.toString(StandardCharsets.ISO_8859_1);
     }
 
     private static int contentLength(String head) {

@@ -1,6 +1,5 @@
 package io.insika.router.server.proxy;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -76,7 +75,7 @@ class WebSocketTunnelTest {
         new Random(7).nextBytes(payload);
         for (String sticky : List.of("alpha", "bravo", "charlie", "delta")) {
             try (Socket socket = upgrade(sticky)) {
-                String head = readHead(socket.getInputStream());
+                String head = RawHttp.readHead(socket.getInputStream());
                 assertThat(head, startsWith("HTTP/1.1 101"));
                 assertThat(head.toLowerCase(), containsString("upgrade: websocket"));
                 String greeting = new String(socket.getInputStream().readNBytes(8), StandardCharsets.US_ASCII);
@@ -111,7 +110,7 @@ class WebSocketTunnelTest {
     void aQuietTunnelOutlivesTheBackendTimeout() throws Exception {
         start(1, new ProxySettings(262_144, Duration.ofMillis(200)));
         try (Socket socket = upgrade("quiet")) {
-            assertThat(readHead(socket.getInputStream()), startsWith("HTTP/1.1 101"));
+            assertThat(RawHttp.readHead(socket.getInputStream()), startsWith("HTTP/1.1 101"));
             socket.getInputStream().readNBytes(8);
             Thread.sleep(1_000); // five backend timeouts of silence
             socket.getOutputStream().write("still here".getBytes(StandardCharsets.US_ASCII));
@@ -123,7 +122,7 @@ class WebSocketTunnelTest {
     void theClientLeavingClosesTheBackendSide() throws Exception {
         start(1, ProxySettings.DEFAULTS);
         try (Socket socket = upgrade("leaving")) {
-            assertThat(readHead(socket.getInputStream()), startsWith("HTTP/1.1 101"));
+            assertThat(RawHttp.readHead(socket.getInputStream()), startsWith("HTTP/1.1 101"));
             socket.getInputStream().readNBytes(8);
         }
         assertThat(backends.getFirst().closedByPeer.await(10, TimeUnit.SECONDS), is(true));
@@ -133,7 +132,7 @@ class WebSocketTunnelTest {
     void theBackendLeavingClosesTheClientConnection() throws Exception {
         start(1, ProxySettings.DEFAULTS);
         try (Socket socket = upgrade("hangup")) {
-            assertThat(readHead(socket.getInputStream()), startsWith("HTTP/1.1 101"));
+            assertThat(RawHttp.readHead(socket.getInputStream()), startsWith("HTTP/1.1 101"));
             socket.getInputStream().readNBytes(8);
             socket.getOutputStream().write("bye".getBytes(StandardCharsets.US_ASCII)); // the backend hangs up on "bye"
             socket.setSoTimeout(10_000);
@@ -161,7 +160,7 @@ class WebSocketTunnelTest {
         backends.getFirst().close();
         try (Socket socket = upgrade("down")) {
             socket.setSoTimeout(10_000);
-            String head = readHead(socket.getInputStream());
+            String head = RawHttp.readHead(socket.getInputStream());
             assertThat(head, startsWith("HTTP/1.1 503"));
             assertThat(head, containsString("Retry-After: 1"));
         }
@@ -210,18 +209,6 @@ class WebSocketTunnelTest {
         return backends.stream().filter(it -> it.backend().id().equals(backend.id())).findFirst().orElseThrow();
     }
 
-    private static String readHead(InputStream in) throws IOException {
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                break;
-            }
-            head.write(b);
-        }
-        return head.toString(StandardCharsets.ISO_8859_1);
-    }
-
     /**
      * Agrees to every upgrade, greets with its 8-character name, then echoes every byte; hangs up
      * when it reads "bye". With {@code refuse} set it answers 400 instead.
@@ -257,7 +244,10 @@ class WebSocketTunnelTest {
             try (socket) {
                 InputStream in = socket.getInputStream();
                 OutputStream out = socket.getOutputStream();
-                String head = readHead(in);
+                String head = RawHttp.readHead(in);
+                if (head == null) {
+                    return;
+                }
                 requests.add(head);
                 if (speakWebSocket) {
                     webSocketEcho(head, in, out);
