@@ -117,11 +117,7 @@ final class BackendForwarder implements AutoCloseable {
      * @return the upload still running, or {@code null} when all was sent
      */
     private static Upload send(ServerRequest request, BodyPeek body, RequestWriter writer) throws IOException {
-        var prologue = request.prologue();
-        String target = prologue.hasQuery()
-                ? prologue.uriPath().rawPath() + "?" + prologue.query().rawValue()
-                : prologue.uriPath().rawPath();
-        writer.requestLine(prologue.method().text(), target);
+        writer.requestLine(request.prologue());
         ForwardedHeaders.copy(request, writer);
         boolean lengthKnown = request.headers().contentLength().isPresent();
         writer.endHead(body != null && !lengthKnown);

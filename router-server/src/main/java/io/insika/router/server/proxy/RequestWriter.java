@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
 
+import io.helidon.http.HttpPrologue;
+
 /**
  * Writes one request to a backend: the head, then the body, as HTTP/1.1 with a Content-Length or
  * in chunks. Small requests leave in a single write; larger bodies stream through a fixed buffer.
@@ -23,6 +25,13 @@ final class RequestWriter extends OutputStream {
     RequestWriter(BackendConnection connection) {
         this.connection = connection;
         this.buffer = connection.writeBuffer();
+    }
+
+    /** Starts the head with the client's method, raw path and raw query, byte for byte. */
+    void requestLine(HttpPrologue prologue) {
+        requestLine(prologue.method().text(), prologue.hasQuery()
+                ? prologue.uriPath().rawPath() + "?" + prologue.query().rawValue()
+                : prologue.uriPath().rawPath());
     }
 
     /** Starts the head: {@code METHOD target HTTP/1.1}. */

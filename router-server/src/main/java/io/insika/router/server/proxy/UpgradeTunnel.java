@@ -59,10 +59,7 @@ final class UpgradeTunnel implements Http1Upgrader {
         }
         try {
             RequestWriter writer = new RequestWriter(backend);
-            String target = prologue.hasQuery()
-                    ? prologue.uriPath().rawPath() + "?" + prologue.query().rawValue()
-                    : prologue.uriPath().rawPath();
-            writer.requestLine(prologue.method().text(), target);
+            writer.requestLine(prologue);
             ForwardedHeaders.copy(requestHeaders, ctx.remotePeer().address(), ctx.isSecure(),
                     HopByHopHeaders.ofUpgrade(requestHeaders), writer);
             writer.endHead(false);
