@@ -4,7 +4,11 @@ import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.helidon.health.HealthCheck;
+import io.helidon.health.HealthCheckResponse;
+import io.helidon.health.HealthCheckType;
 import io.helidon.http.HeaderValues;
 import io.insika.router.server.proxy.PassThroughEncoding;
 import io.helidon.webserver.CloseConnectionException;
@@ -34,10 +38,12 @@ public final class RouterServer implements AutoCloseable {
 
     private final WebServer server;
     private final ProxyHandler proxy;
+    private final AtomicBoolean draining;
 
-    private RouterServer(WebServer server, ProxyHandler proxy) {
+    private RouterServer(WebServer server, ProxyHandler proxy, AtomicBoolean draining) {
         this.server = server;
         this.proxy = proxy;
+        this.draining = draining;
     }
 
     /**
@@ -68,6 +74,7 @@ public final class RouterServer implements AutoCloseable {
     public static RouterServer start(ServerSettings server, RouteTable routes, BackendPool pool, ProxySettings settings) {
         Objects.requireNonNull(pool, "pool");
         ProxyHandler proxy = new ProxyHandler(routes, pool, settings);
+        AtomicBoolean draining = new AtomicBoolean();
         WebServer webServer = WebServer.builder()
                 .host(server.host())
                 .port(server.port())
@@ -90,7 +97,8 @@ public final class RouterServer implements AutoCloseable {
                 .featuresDiscoverServices(false)
                 .addFeature(ObserveFeature.builder()
                         .observersDiscoverServices(false)
-                        .addObserver(HealthObserver.builder().details(true).addCheck(new PoolReadiness(pool)).build())
+                        .addObserver(HealthObserver.builder().details(true).addCheck(new PoolReadiness(pool))
+                                .addCheck(drainReadiness(draining)).build())
                         .sockets(List.of(ADMIN_SOCKET))
                         .build())
                 .build()
@@ -101,7 +109,7 @@ public final class RouterServer implements AutoCloseable {
             throw new UncheckedIOException(new BindException("cannot listen on " + server.host() + " port "
                     + server.port() + " and admin port " + server.adminPort() + " (see the error logged above)"));
         }
-        return new RouterServer(webServer, proxy);
+        return new RouterServer(webServer, proxy, draining);
     }
 
     /** The main socket's routing: reused by tests that want the router without a socket. */
@@ -120,6 +128,25 @@ public final class RouterServer implements AutoCloseable {
         }
     }
 
+    private static HealthCheck drainReadiness(AtomicBoolean draining) {
+        return new HealthCheck() {
+            @Override
+            public HealthCheckType type() {
+                return HealthCheckType.READINESS;
+            }
+
+            @Override
+            public String name() {
+                return "draining";
+            }
+
+            @Override
+            public HealthCheckResponse call() {
+                return HealthCheckResponse.builder().status(!draining.get()).detail("draining", draining.get()).build();
+            }
+        };
+    }
+
     /** The port actually bound (useful when started on port 0). */
     public int port() {
         return server.port();
@@ -134,9 +161,14 @@ public final class RouterServer implements AutoCloseable {
         return server.isRunning();
     }
 
-    /** Stops accepting, lets in-flight requests finish up to the grace, closes the rest. */
+    /**
+     * Stops accepting, lets in-flight requests finish up to the grace, closes the rest. Readiness
+     * reports not ready from the first moment: Helidon stops its sockets one after the other, so
+     * the admin socket still answers while the proxy socket drains.
+     */
     @Override
     public void close() {
+        draining.set(true);
         server.stop();
         proxy.close();
     }

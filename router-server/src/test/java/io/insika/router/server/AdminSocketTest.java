@@ -1,5 +1,8 @@
 package io.insika.router.server;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -34,6 +37,33 @@ class AdminSocketTest {
             pool.update(java.util.List.of(Backend.parse("http://127.0.0.1:9")));
 
             assertEquals(200, get(server.adminPort(), "/observe/health/ready").statusCode());
+        }
+    }
+
+    // Helidon stops its sockets one after the other: the admin socket still answers while the
+    // proxy socket drains, and must say "not ready" so that a load balancer stops sending.
+    @Test
+    void readinessTurnsDownAsSoonAsTheDrainStarts() throws Exception {
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            BackendPool pool = pool();
+            pool.update(java.util.List.of(Backend.parse("http://127.0.0.1:" + silent.getLocalPort())));
+            RouterServer server = RouterServer.start(new ServerSettings("127.0.0.1", 0, 0, Duration.ofSeconds(3)),
+                    RouteTable.build(DefaultRoutes.specs(), PluginRegistry.builtIn()), pool, ProxySettings.DEFAULTS);
+            assertEquals(200, get(server.adminPort(), "/observe/health/ready").statusCode());
+
+            CLIENT.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/studio/x")).build(),
+                    HttpResponse.BodyHandlers.discarding());
+            try (Socket held = silent.accept()) { // the request reached the backend, which never answers
+                Thread closing = Thread.ofVirtual().start(server::close);
+                int status = 0;
+                for (int i = 0; i < 100 && status != 503 && closing.isAlive(); i++) {
+                    status = get(server.adminPort(), "/observe/health/ready").statusCode();
+                    Thread.sleep(10);
+                }
+                assertEquals(503, status);
+                assertTrue(closing.isAlive(), "still draining the held request when readiness said 503");
+                closing.join();
+            }
         }
     }
 
