@@ -2,7 +2,7 @@ package io.insika.router.server.proxy;
 
 import java.io.IOException;
 import java.net.ProtocolException;
-import java.net.SocketTimeoutException;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -30,7 +30,7 @@ final class BackendForwarder implements AutoCloseable {
     // Bodies up to this many bytes past the peek are written before the answer is read: they fit
     // in the sockets' buffers, so the backend cannot block us by answering early.
     private static final long INLINE_BODY = 64 * 1024;
-    private static final long UPLOAD_SETTLE_MILLIS = 100;
+    private static final Duration UPLOAD_SETTLE = Duration.ofMillis(100);
 
     private final BackendConnections connections;
 
@@ -92,7 +92,7 @@ final class BackendForwarder implements AutoCloseable {
                     continue;
                 }
                 LOGGER.log(System.Logger.Level.DEBUG, "exchange with " + backend.id() + " failed", e);
-                return Optional.of(classify(e, writer.started(), connection));
+                return Optional.of(classify(writer.started(), connection));
             }
             relay(response, connection, head, answer, upload);
             return Optional.empty();
@@ -185,7 +185,7 @@ final class BackendForwarder implements AutoCloseable {
         boolean succeeded() {
             if (!done && failure == null) {
                 try {
-                    thread.join(java.time.Duration.ofMillis(UPLOAD_SETTLE_MILLIS));
+                    thread.join(UPLOAD_SETTLE);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
@@ -199,19 +199,12 @@ final class BackendForwarder implements AutoCloseable {
     }
 
     // Before our first byte went out the backend cannot have seen the request: the client may
-    // retry. After, it may have acted on it.
-    private static ProxyFailure classify(Throwable failure, boolean started, BackendConnection connection) {
+    // retry. After, it may have acted on it. Timeouts on an exchange come only from the watchdog
+    // (connecting happens in acquire()).
+    private static ProxyFailure classify(boolean started, BackendConnection connection) {
         if (!started) {
             return ProxyFailure.UNAVAILABLE;
         }
-        if (connection.timedOut()) {
-            return ProxyFailure.BACKEND_TIMEOUT;
-        }
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof SocketTimeoutException) {
-                return ProxyFailure.BACKEND_TIMEOUT;
-            }
-        }
-        return ProxyFailure.BACKEND_FAILED;
+        return connection.timedOut() ? ProxyFailure.BACKEND_TIMEOUT : ProxyFailure.BACKEND_FAILED;
     }
 }
