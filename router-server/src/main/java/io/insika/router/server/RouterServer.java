@@ -4,11 +4,7 @@ import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
 
-import io.helidon.health.HealthCheck;
-import io.helidon.health.HealthCheckResponse;
-import io.helidon.health.HealthCheckType;
 import io.helidon.http.HeaderValues;
 import io.insika.router.server.proxy.PassThroughEncoding;
 import io.helidon.webserver.CloseConnectionException;
@@ -38,9 +34,9 @@ public final class RouterServer implements AutoCloseable {
 
     private final WebServer server;
     private final ProxyHandler proxy;
-    private final AtomicBoolean draining;
+    private final DrainReadiness draining;
 
-    private RouterServer(WebServer server, ProxyHandler proxy, AtomicBoolean draining) {
+    private RouterServer(WebServer server, ProxyHandler proxy, DrainReadiness draining) {
         this.server = server;
         this.proxy = proxy;
         this.draining = draining;
@@ -74,7 +70,7 @@ public final class RouterServer implements AutoCloseable {
     public static RouterServer start(ServerSettings server, RouteTable routes, BackendPool pool, ProxySettings settings) {
         Objects.requireNonNull(pool, "pool");
         ProxyHandler proxy = new ProxyHandler(routes, pool, settings);
-        AtomicBoolean draining = new AtomicBoolean();
+        DrainReadiness draining = new DrainReadiness();
         WebServer webServer = WebServer.builder()
                 .host(server.host())
                 .port(server.port())
@@ -98,7 +94,7 @@ public final class RouterServer implements AutoCloseable {
                 .addFeature(ObserveFeature.builder()
                         .observersDiscoverServices(false)
                         .addObserver(HealthObserver.builder().details(true).addCheck(new PoolReadiness(pool))
-                                .addCheck(drainReadiness(draining)).build())
+                                .addCheck(draining).build())
                         .sockets(List.of(ADMIN_SOCKET))
                         .build())
                 .build()
@@ -128,25 +124,6 @@ public final class RouterServer implements AutoCloseable {
         }
     }
 
-    private static HealthCheck drainReadiness(AtomicBoolean draining) {
-        return new HealthCheck() {
-            @Override
-            public HealthCheckType type() {
-                return HealthCheckType.READINESS;
-            }
-
-            @Override
-            public String name() {
-                return "draining";
-            }
-
-            @Override
-            public HealthCheckResponse call() {
-                return HealthCheckResponse.builder().status(!draining.get()).detail("draining", draining.get()).build();
-            }
-        };
-    }
-
     /** The port actually bound (useful when started on port 0). */
     public int port() {
         return server.port();
@@ -162,13 +139,12 @@ public final class RouterServer implements AutoCloseable {
     }
 
     /**
-     * Stops accepting, lets in-flight requests finish up to the grace, closes the rest. Readiness
-     * reports not ready from the first moment: Helidon stops its sockets one after the other, so
-     * the admin socket still answers while the proxy socket drains.
+     * Stops accepting, lets in-flight requests finish up to the grace, closes the rest; readiness
+     * reports not ready from the first moment ({@link DrainReadiness}).
      */
     @Override
     public void close() {
-        draining.set(true);
+        draining.drain();
         server.stop();
         proxy.close();
     }

@@ -1,0 +1,38 @@
+package io.insika.router.server;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.helidon.health.HealthCheck;
+import io.helidon.health.HealthCheckResponse;
+import io.helidon.health.HealthCheckType;
+
+/**
+ * Not ready from the moment the router starts to stop: Helidon stops its sockets one after the
+ * other, so the admin socket still answers while the proxy socket drains, and a load balancer
+ * polling readiness must hear that no new requests are wanted.
+ */
+final class DrainReadiness implements HealthCheck {
+
+    private final AtomicBoolean draining = new AtomicBoolean();
+
+    /** Called as the stop begins. */
+    void drain() {
+        draining.set(true);
+    }
+
+    @Override
+    public HealthCheckType type() {
+        return HealthCheckType.READINESS;
+    }
+
+    @Override
+    public String name() {
+        return "draining";
+    }
+
+    @Override
+    public HealthCheckResponse call() {
+        boolean drainingNow = draining.get();
+        return HealthCheckResponse.builder().status(!drainingNow).detail("draining", drainingNow).build();
+    }
+}
