@@ -78,9 +78,10 @@ final class BackendConnection implements AutoCloseable {
         try {
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
             channel.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
-            channel.socket().connect(address, (int) Math.min(Integer.MAX_VALUE, Math.max(1, connectTimeout.toMillis())));
+            int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, Math.max(1, connectTimeout.toMillis()));
+            channel.socket().connect(address, timeoutMillis);
             if ("https".equalsIgnoreCase(backend.uri().getScheme())) {
-                SSLSocket tls = tls(channel, backend);
+                SSLSocket tls = tls(channel, backend, timeoutMillis);
                 return new BackendConnection(backend, channel, tls.getInputStream(), tls.getOutputStream());
             }
             return new BackendConnection(backend, channel, channel.socket().getInputStream(),
@@ -93,7 +94,9 @@ final class BackendConnection implements AutoCloseable {
 
     // The JDK's default trust store and host name check apply, as for any https client; an
     // operator names a private CA with javax.net.ssl.trustStore (TlsBackendTest).
-    private static SSLSocket tls(SocketChannel channel, Backend backend) throws IOException {
+    // The handshake is part of connecting: bounded by the connect timeout, since the watchdog
+    // only sees a connection once it is open. Reads after it are untimed again.
+    private static SSLSocket tls(SocketChannel channel, Backend backend, int timeoutMillis) throws IOException {
         try {
             SSLSocket socket = (SSLSocket) SSLContext.getDefault().getSocketFactory()
                     .createSocket(channel.socket(), backend.host(), backend.port(), true);
@@ -101,7 +104,9 @@ final class BackendConnection implements AutoCloseable {
             parameters.setEndpointIdentificationAlgorithm("HTTPS");
             parameters.setApplicationProtocols(new String[] {"http/1.1"});
             socket.setSSLParameters(parameters);
+            socket.setSoTimeout(timeoutMillis);
             socket.startHandshake();
+            socket.setSoTimeout(0);
             return socket;
         } catch (NoSuchAlgorithmException e) {
             throw new IOException("no TLS available", e);

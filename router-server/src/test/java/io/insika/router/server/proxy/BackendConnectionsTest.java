@@ -115,6 +115,17 @@ class BackendConnectionsTest {
     }
 
     @Test
+    void anHttpsBackendThatNeverHandshakesFailsWithinTheConnectTimeout() throws Exception {
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) { // TCP yes, TLS never
+            pool = new BackendConnections(Duration.ofMillis(300), this::current);
+            long started = System.nanoTime();
+            assertThrows(IOException.class, () -> pool.acquire(Backend.parse("https://127.0.0.1:" + silent.getLocalPort())));
+            assertThat(System.nanoTime() - started < Duration.ofSeconds(10).toNanos(), is(true));
+            assertThat(pool.openCount(), is(0));
+        }
+    }
+
+    @Test
     void aRefusedConnectFailsAtOnce() throws Exception {
         int port;
         try (ServerSocket closed = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
