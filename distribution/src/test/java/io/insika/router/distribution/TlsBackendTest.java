@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.Socket;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,15 +58,7 @@ class TlsBackendTest {
         Thread.ofVirtual().start(TlsBackendTest::accept);
 
         UnpackedDistribution dist = UnpackedDistribution.unpack();
-        Path config = dist.config("tls-" + System.nanoTime() + ".yaml", """
-                server:
-                  host: 127.0.0.1
-                  port: 0
-                  admin-port: 0
-                backends:
-                  static:
-                    - https://localhost:%d
-                """.formatted(backend.getLocalPort()));
+        Path config = dist.configForUris(List.of(URI.create("https://localhost:" + backend.getLocalPort())), "");
         router = RouterProcess.start(dist, Map.of("INSIKA_ROUTER_JAVA_OPTS",
                         "-Djavax.net.ssl.trustStore=" + trust + " -Djavax.net.ssl.trustStorePassword=" + PASSWORD),
                 "--config", config.toString()).awaitListening();

@@ -1,5 +1,7 @@
 package io.insika.router.distribution;
 
+import java.net.URI;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -72,6 +74,11 @@ final class UnpackedDistribution {
 
     /** A YAML serving on free loopback ports in front of the given backends. */
     Path configFor(List<WhoAmIBackend> backends, String extra) {
+        return configForUris(backends.stream().map(WhoAmIBackend::uri).toList(), extra);
+    }
+
+    /** A YAML listening on free loopback ports, with these static backends and any extra YAML. */
+    Path configForUris(List<URI> backends, String extra) {
         return config("router-" + System.nanoTime() + ".yaml", """
                 server:
                   host: 127.0.0.1
@@ -81,7 +88,7 @@ final class UnpackedDistribution {
                   static:
                 %s
                 %s
-                """.formatted(backends.stream().map(b -> "    - " + b.uri())
+                """.formatted(backends.stream().map(uri -> "    - " + uri)
                 .collect(Collectors.joining("\n")), extra));
     }
 }
