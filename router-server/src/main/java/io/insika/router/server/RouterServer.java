@@ -2,7 +2,6 @@ package io.insika.router.server;
 
 import java.io.UncheckedIOException;
 import java.net.BindException;
-import java.util.List;
 import java.util.Objects;
 
 import io.helidon.http.HeaderValues;
@@ -25,19 +24,19 @@ import io.insika.router.server.routing.RouteTable;
 
 /**
  * The router's web server: on the main socket {@code GET /up} answered in-process and every
- * other request proxied; on the {@value #ADMIN_SOCKET} socket, {@code /observe/health} only.
+ * other request proxied; on the admin port (a server of its own, so that the proxy's catch-all
+ * cannot shadow it and it outlives the proxy's drain), {@code /observe/health} only.
  */
 public final class RouterServer implements AutoCloseable {
 
-    /** The named socket of the observe endpoints: the main socket's catch-all would shadow them. */
-    public static final String ADMIN_SOCKET = "admin";
-
     private final WebServer server;
+    private final WebServer admin;
     private final ProxyHandler proxy;
     private final DrainReadiness draining;
 
-    private RouterServer(WebServer server, ProxyHandler proxy, DrainReadiness draining) {
+    private RouterServer(WebServer server, WebServer admin, ProxyHandler proxy, DrainReadiness draining) {
         this.server = server;
+        this.admin = admin;
         this.proxy = proxy;
         this.draining = draining;
     }
@@ -71,7 +70,28 @@ public final class RouterServer implements AutoCloseable {
         Objects.requireNonNull(pool, "pool");
         ProxyHandler proxy = new ProxyHandler(routes, pool, settings);
         DrainReadiness draining = new DrainReadiness();
-        WebServer webServer = WebServer.builder()
+        // Two servers rather than two sockets of one: Helidon 4.5 stops a server's sockets one
+        // after the other in an unspecified order (LoomServer.stopIt walks a Map.copyOf), and the
+        // admin socket must keep answering "not ready" for the whole drain of the proxy socket.
+        WebServer admin = WebServer.builder()
+                .host(server.host())
+                .port(server.adminPort())
+                .shutdownHook(false)
+                .shutdownGracePeriod(ServerSettings.HELIDON_GRACE)
+                // only the observe feature we add
+                .featuresDiscoverServices(false)
+                .addFeature(ObserveFeature.builder()
+                        .observersDiscoverServices(false)
+                        .addObserver(HealthObserver.builder().details(true).addCheck(new PoolReadiness(pool))
+                                .addCheck(draining).build())
+                        .build())
+                .build()
+                .start();
+        if (!admin.isRunning()) {
+            proxy.close();
+            throw cannotListen(server.host(), server.adminPort());
+        }
+        WebServer main = WebServer.builder()
                 .host(server.host())
                 .port(server.port())
                 .shutdownHook(false)
@@ -86,26 +106,22 @@ public final class RouterServer implements AutoCloseable {
                 .addProtocol(Http1Config.builder().maxPrologueLength(8192).build())
                 // WebSocket upgrades are tunnelled to the owner (UpgradeTunnel)
                 .addProtocol(new UpgradeTunnelConfig(proxy))
-                .routing(routing -> routing(routing, proxy))
-                .putSocket(ADMIN_SOCKET, admin -> admin.host(server.host()).port(server.adminPort())
-                        .shutdownGracePeriod(ServerSettings.HELIDON_GRACE))
-                // only the observe feature we add, and only on the admin socket
                 .featuresDiscoverServices(false)
-                .addFeature(ObserveFeature.builder()
-                        .observersDiscoverServices(false)
-                        .addObserver(HealthObserver.builder().details(true).addCheck(new PoolReadiness(pool))
-                                .addCheck(draining).build())
-                        .sockets(List.of(ADMIN_SOCKET))
-                        .build())
+                .routing(routing -> routing(routing, proxy))
                 .build()
                 .start();
-        if (!webServer.isRunning()) {
-            // Helidon logs why (a port taken) and returns a stopped server rather than throwing
+        if (!main.isRunning()) {
+            admin.stop();
             proxy.close();
-            throw new UncheckedIOException(new BindException("cannot listen on " + server.host() + " port "
-                    + server.port() + " and admin port " + server.adminPort() + " (see the error logged above)"));
+            throw cannotListen(server.host(), server.port());
         }
-        return new RouterServer(webServer, proxy, draining);
+        return new RouterServer(main, admin, proxy, draining);
+    }
+
+    // Helidon logs why (a port taken) and returns a stopped server rather than throwing
+    private static UncheckedIOException cannotListen(String host, int port) {
+        return new UncheckedIOException(new BindException(
+                "cannot listen on " + host + " port " + port + " (see the error logged above)"));
     }
 
     /** The main socket's routing: reused by tests that want the router without a socket. */
@@ -131,7 +147,7 @@ public final class RouterServer implements AutoCloseable {
 
     /** The admin socket's port: {@code /observe/health} lives there. */
     public int adminPort() {
-        return server.port(ADMIN_SOCKET);
+        return admin.port();
     }
 
     public boolean isRunning() {
@@ -146,6 +162,7 @@ public final class RouterServer implements AutoCloseable {
     public void close() {
         draining.drain();
         server.stop();
+        admin.stop();
         proxy.close();
     }
 }
