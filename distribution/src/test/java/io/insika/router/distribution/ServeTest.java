@@ -78,6 +78,18 @@ class ServeTest {
     }
 
     @Test
+    void metricsAreOnTheAdminPortInPrometheusText() {
+        Http.postJson(router.port(), "/v1/responses", "{\"user\":\"metered\"}");
+        HttpResponse<String> metrics = Http.get(router.adminPort(), "/observe/metrics", Map.of());
+
+        assertEquals(200, metrics.statusCode());
+        assertTrue(metrics.headers().firstValue("Content-Type").orElseThrow().startsWith("text/plain; version=0.0.4"));
+        assertTrue(metrics.body().lines().anyMatch(line -> line.startsWith(
+                "insika_router_requests_total{placement=\"key\",route=\"POST /v1/responses\"} ")), metrics.body());
+        assertTrue(metrics.body().contains("\njvm_memory_used_bytes{area=\"heap\"} "), "JVM metrics ship in lib/");
+    }
+
+    @Test
     void observePathsOnTheProxyPortAreProxiedNotAnswered() {
         HttpResponse<String> proxied = Http.get(router.port(), "/observe/health", Map.of());
         assertTrue(proxied.body().startsWith("backend-"), proxied.body());

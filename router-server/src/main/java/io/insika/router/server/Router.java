@@ -8,6 +8,7 @@ import io.insika.router.server.config.DnsBackends;
 import io.insika.router.server.config.RouterConfig;
 import io.insika.router.server.config.StaticBackends;
 import io.insika.router.server.discovery.BackendDiscovery;
+import io.insika.router.server.discovery.DnsBackendDiscovery;
 import io.insika.router.server.plugin.PluginRegistry;
 import io.insika.router.server.proxy.ProxySettings;
 import io.insika.router.server.routing.BackendPool;
@@ -46,8 +47,14 @@ public final class Router implements AutoCloseable {
             RouterServer server = RouterServer.start(
                     new ServerSettings(config.host(), config.port(), config.adminPort(), config.shutdownGrace()),
                     routes, pool, new ProxySettings(config.bodyMaxBytes(), config.backendTimeout()));
+            if (discovery instanceof DnsBackendDiscovery dns) {
+                server.metrics().counter("dns_resolutions", "DNS resolutions of the backend name, answered or not",
+                        dns::resolutions);
+                server.metrics().counter("dns_failures", "DNS resolutions that failed and kept the last backends",
+                        dns::failures);
+            }
             LOG.log(Level.INFO, "listening on http://{0}:{1,number,#} (proxy) and http://{0}:{2,number,#}/observe/health"
-                    + " (admin)", config.host(), server.port(), server.adminPort());
+                    + " and /observe/metrics (admin)", config.host(), server.port(), server.adminPort());
             return new Router(server, discovery);
         } catch (RuntimeException e) {
             discovery.close();

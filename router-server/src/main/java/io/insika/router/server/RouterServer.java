@@ -16,6 +16,8 @@ import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.health.HealthObserver;
 import io.insika.router.server.discovery.PoolReadiness;
+import io.insika.router.server.metrics.MetricsEndpoint;
+import io.insika.router.server.metrics.RouterMetrics;
 import io.insika.router.server.proxy.ProxyHandler;
 import io.insika.router.server.proxy.ProxySettings;
 import io.insika.router.server.proxy.UpgradeTunnelConfig;
@@ -25,7 +27,8 @@ import io.insika.router.server.routing.RouteTable;
 /**
  * The router's web server: on the main socket {@code GET /up} answered in-process and every
  * other request proxied; on the admin port (a server of its own, so that the proxy's catch-all
- * cannot shadow it and it outlives the proxy's drain), {@code /observe/health} only.
+ * cannot shadow it and it outlives the proxy's drain), {@code /observe/health} and
+ * {@code /observe/metrics} only.
  */
 public final class RouterServer implements AutoCloseable {
 
@@ -33,8 +36,11 @@ public final class RouterServer implements AutoCloseable {
     private final WebServer admin;
     private final ProxyHandler proxy;
     private final DrainReadiness draining;
+    private final RouterMetrics metrics;
 
-    private RouterServer(WebServer server, WebServer admin, ProxyHandler proxy, DrainReadiness draining) {
+    private RouterServer(WebServer server, WebServer admin, ProxyHandler proxy, DrainReadiness draining,
+                         RouterMetrics metrics) {
+        this.metrics = metrics;
         this.server = server;
         this.admin = admin;
         this.proxy = proxy;
@@ -68,7 +74,8 @@ public final class RouterServer implements AutoCloseable {
      */
     public static RouterServer start(ServerSettings server, RouteTable routes, BackendPool pool, ProxySettings settings) {
         Objects.requireNonNull(pool, "pool");
-        ProxyHandler proxy = new ProxyHandler(routes, pool, settings);
+        RouterMetrics metrics = new RouterMetrics(routes.routes(), () -> pool.snapshot().backends());
+        ProxyHandler proxy = new ProxyHandler(routes, pool, settings, metrics);
         DrainReadiness draining = new DrainReadiness();
         // Two servers rather than two sockets of one: Helidon 4.5 stops a server's sockets one
         // after the other in an unspecified order (LoomServer.stopIt walks a Map.copyOf), and the
@@ -80,6 +87,7 @@ public final class RouterServer implements AutoCloseable {
                 .shutdownGracePeriod(ServerSettings.HELIDON_GRACE)
                 // only the observe feature we add
                 .featuresDiscoverServices(false)
+                .routing(routing -> routing.get(MetricsEndpoint.PATH, new MetricsEndpoint(metrics)))
                 .addFeature(ObserveFeature.builder()
                         .observersDiscoverServices(false)
                         .addObserver(HealthObserver.builder().details(true).addCheck(new PoolReadiness(pool))
@@ -115,7 +123,7 @@ public final class RouterServer implements AutoCloseable {
             proxy.close();
             throw cannotListen(server.host(), server.port());
         }
-        return new RouterServer(main, admin, proxy, draining);
+        return new RouterServer(main, admin, proxy, draining, metrics);
     }
 
     // Helidon logs why (a port taken) and returns a stopped server rather than throwing
@@ -148,6 +156,11 @@ public final class RouterServer implements AutoCloseable {
     /** The admin socket's port: {@code /observe/health} lives there. */
     public int adminPort() {
         return admin.port();
+    }
+
+    /** What {@code /observe/metrics} on the admin port exports. */
+    public RouterMetrics metrics() {
+        return metrics;
     }
 
     public boolean isRunning() {

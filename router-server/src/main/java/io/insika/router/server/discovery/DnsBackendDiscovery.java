@@ -28,6 +28,7 @@ public final class DnsBackendDiscovery implements BackendDiscovery {
     private final DnsAddressLookup lookup;
     private final String source;
     private final AtomicLong resolutions = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
     private final ScheduledExecutorService schedule;
 
     private DnsBackendDiscovery(DnsBackends settings, BackendPool pool) {
@@ -60,15 +61,23 @@ public final class DnsBackendDiscovery implements BackendDiscovery {
         return resolutions.get();
     }
 
+    /** How many resolutions failed (and kept the last set). */
+    public long failures() {
+        return failures.get();
+    }
+
     private void resolveOnce() {
         try {
             switch (lookup.resolve()) {
                 case DnsAnswer.Addresses answer -> apply(answer.addresses());
-                case DnsAnswer.Failure failure ->
-                        BackendChangeLog.failed(source, failure.reason(), pool.snapshot().backends().size());
+                case DnsAnswer.Failure failure -> {
+                    failures.incrementAndGet();
+                    BackendChangeLog.failed(source, failure.reason(), pool.snapshot().backends().size());
+                }
             }
         } catch (RuntimeException e) {
             // the schedule must survive anything, or discovery would silently stop
+            failures.incrementAndGet();
             BackendChangeLog.failed(source, e.toString(), pool.snapshot().backends().size());
         } finally {
             resolutions.incrementAndGet();

@@ -12,6 +12,8 @@ import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.insika.router.api.Backend;
+import io.insika.router.server.metrics.BackendError;
+import io.insika.router.server.metrics.RouterMetrics;
 
 /**
  * Sends one request to one backend and streams its answer back, byte for byte, in both
@@ -33,12 +35,14 @@ final class BackendForwarder implements AutoCloseable {
     private static final Duration UPLOAD_SETTLE = Duration.ofMillis(100);
 
     private final BackendConnections connections;
+    private final RouterMetrics metrics;
 
     /**
      * @param currentBackends the ids of the backends in the pool now
      */
-    BackendForwarder(ProxySettings settings, Supplier<Set<String>> currentBackends) {
+    BackendForwarder(ProxySettings settings, Supplier<Set<String>> currentBackends, RouterMetrics metrics) {
         this.connections = new BackendConnections(settings.backendTimeout(), currentBackends);
+        this.metrics = metrics;
     }
 
     /**
@@ -69,6 +73,7 @@ final class BackendForwarder implements AutoCloseable {
             ResponseHead head;
             ResponseBody answer;
             try {
+                long sending = System.nanoTime();
                 upload = send(request, body, writer);
                 head = ResponseHead.read(connection);
                 int code = head.status();
@@ -76,6 +81,7 @@ final class BackendForwarder implements AutoCloseable {
                     // only UpgradeTunnel asks for a protocol switch; here the request had no Upgrade
                     throw new ProtocolException("backend switched protocols unasked");
                 }
+                metrics.backend(backend).answered(code, System.nanoTime() - sending);
                 answer = ResponseBody.of(connection, head, method == Method.HEAD || code == 204 || code == 304);
             } catch (ClientGoneException e) {
                 connections.discard(connection);
@@ -94,7 +100,12 @@ final class BackendForwarder implements AutoCloseable {
                 LOGGER.log(System.Logger.Level.DEBUG, "exchange with " + backend.id() + " failed", e);
                 return Optional.of(classify(writer.started(), connection));
             }
-            relay(response, connection, head, answer, upload);
+            try {
+                relay(response, connection, head, answer, upload);
+            } catch (BackendBrokeException e) {
+                metrics.backend(backend).failed(BackendError.BROKEN);
+                throw e;
+            }
             return Optional.empty();
         }
     }

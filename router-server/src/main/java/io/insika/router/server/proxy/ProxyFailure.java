@@ -6,6 +6,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerResponse;
+import io.insika.router.server.metrics.BackendError;
 
 /**
  * The answers the router gives in a backend's place. Request-path failures map to a status here
@@ -19,24 +20,31 @@ import io.helidon.webserver.http.ServerResponse;
 enum ProxyFailure {
 
     /** The owner could not be reached, or there are no backends: retry later. */
-    UNAVAILABLE(Status.SERVICE_UNAVAILABLE_503,
+    UNAVAILABLE(Status.SERVICE_UNAVAILABLE_503, BackendError.UNREACHABLE,
             "{\"error\":{\"class\":\"Insika::Router::BackendUnavailable\",\"message\":\"no backend reachable\","
                     + "\"retryable\":true,\"retry_after\":1}}"),
     /** The owner took the request and then failed before answering. */
-    BACKEND_FAILED(Status.BAD_GATEWAY_502,
+    BACKEND_FAILED(Status.BAD_GATEWAY_502, BackendError.FAILED,
             "{\"error\":{\"class\":\"Insika::Router::BackendFailed\",\"message\":\"backend failed before responding\","
                     + "\"retryable\":false}}"),
     /** The owner took the request and stayed silent past backend-timeout. */
-    BACKEND_TIMEOUT(Status.GATEWAY_TIMEOUT_504,
+    BACKEND_TIMEOUT(Status.GATEWAY_TIMEOUT_504, BackendError.TIMEOUT,
             "{\"error\":{\"class\":\"Insika::Router::BackendTimeout\",\"message\":\"backend did not respond in time\","
                     + "\"retryable\":false}}");
 
     private final Status status;
+    private final BackendError error;
     private final byte[] body;
 
-    ProxyFailure(Status status, String body) {
+    ProxyFailure(Status status, BackendError error, String body) {
         this.status = status;
+        this.error = error;
         this.body = body.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** How the metrics count it. */
+    BackendError error() {
+        return error;
     }
 
     /**

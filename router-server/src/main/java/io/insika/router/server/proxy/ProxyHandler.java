@@ -12,6 +12,8 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.insika.router.api.Backend;
 import io.insika.router.api.KeyExtractor;
+import io.insika.router.server.metrics.Placement;
+import io.insika.router.server.metrics.RouterMetrics;
 import io.insika.router.server.routing.BackendPool;
 import io.insika.router.server.routing.RouteMatch;
 import io.insika.router.server.routing.RouteTable;
@@ -29,17 +31,30 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     private final BackendPool pool;
     private final ProxySettings settings;
     private final BackendForwarder forwarder;
+    private final RouterMetrics metrics;
 
-    public ProxyHandler(RouteTable routes, BackendPool pool, ProxySettings settings) {
+    public ProxyHandler(RouteTable routes, BackendPool pool, ProxySettings settings, RouterMetrics metrics) {
         this.routes = routes;
         this.pool = pool;
         this.settings = settings;
+        this.metrics = metrics;
         this.forwarder = new BackendForwarder(settings, () -> pool.snapshot().backends().stream()
-                .map(Backend::id).collect(Collectors.toUnmodifiableSet()));
+                .map(Backend::id).collect(Collectors.toUnmodifiableSet()), metrics);
+        metrics.gauge("backend_connections", "Connections open to backends, busy, idle or tunnelling",
+                forwarder.connections()::openCount);
     }
 
     @Override
     public void handle(ServerRequest request, ServerResponse response) {
+        metrics.requestStarted();
+        try {
+            proxy(request, response);
+        } finally {
+            metrics.requestEnded();
+        }
+    }
+
+    private void proxy(ServerRequest request, ServerResponse response) {
         RoutingSnapshot snapshot = pool.snapshot();
         BodyPeek body = request.content().hasEntity()
                 ? new BodyPeek(request.content().inputStream(), settings.bodyMaxBytes(),
@@ -49,11 +64,13 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         if (owner.isEmpty()) {
             LOGGER.log(Level.DEBUG, "no backends: {0} {1} answered 503", request.prologue().method().text(),
                     request.prologue().uriPath().rawPath());
+            metrics.noBackend();
             ProxyFailure.UNAVAILABLE.send(response, body != null);
             return;
         }
         Optional<ProxyFailure> failure = forwarder.forward(request, response, owner.get(), body);
         failure.ifPresent(it -> {
+            metrics.backend(owner.get()).failed(it.error());
             LOGGER.log(Level.WARNING, "backend {0}: {1} for {2} {3}", owner.get().id(), it,
                     request.prologue().method().text(), request.prologue().uriPath().rawPath());
             it.send(response, body != null);
@@ -73,6 +90,10 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         return forwarder.connections();
     }
 
+    RouterMetrics metrics() {
+        return metrics;
+    }
+
     /**
      * The backend a request goes to: its key's owner, or the next in round-robin when it has none.
      *
@@ -82,17 +103,21 @@ public final class ProxyHandler implements Handler, AutoCloseable {
                             BodyPeek body) {
         Optional<RouteMatch> match = routes.match(prologue.method().text(), prologue.uriPath().rawPath());
         if (match.isEmpty()) {
+            metrics.placed(null, Placement.NO_ROUTE);
             return snapshot.next();
         }
         Optional<String> key = findKey(prologue, headers, match.get(), body);
         if (key.isPresent()) {
+            metrics.placed(match.get().route(), Placement.KEY);
             if (LOGGER.isLoggable(Level.DEBUG)) {
                 LOGGER.log(Level.DEBUG, "key {0} on {1}", SessionKeyDigest.of(key.get()), match.get().route());
             }
             return snapshot.owner(key.get());
         }
+        Placement miss = missReason(body);
+        metrics.placed(match.get().route(), miss);
         if (LOGGER.isLoggable(Level.DEBUG)) {
-            LOGGER.log(Level.DEBUG, "no key on {0}: {1}; round-robin", match.get().route(), missReason(body));
+            LOGGER.log(Level.DEBUG, "no key on {0}: {1}; round-robin", match.get().route(), describe(miss));
         }
         return snapshot.next();
     }
@@ -116,13 +141,18 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         return Optional.empty();
     }
 
-    private String missReason(BodyPeek body) {
+    private static Placement missReason(BodyPeek body) {
         if (body == null || body.peeked() == 0) {
-            return "no key: header, query, path or body absent or empty";
+            return Placement.NOTHING_TO_READ;
         }
-        if (body.exceedsLimit()) {
-            return "key not within the first " + settings.bodyMaxBytes() + " bytes of the body";
-        }
-        return "key absent, or the body is not JSON";
+        return body.exceedsLimit() ? Placement.KEY_BEYOND_CAP : Placement.KEY_ABSENT;
+    }
+
+    private String describe(Placement miss) {
+        return switch (miss) {
+            case NOTHING_TO_READ -> "no key: header, query, path or body absent or empty";
+            case KEY_BEYOND_CAP -> "key not within the first " + settings.bodyMaxBytes() + " bytes of the body";
+            default -> "key absent, or the body is not JSON";
+        };
     }
 }

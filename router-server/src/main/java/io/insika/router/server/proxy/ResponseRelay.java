@@ -73,7 +73,7 @@ final class ResponseRelay {
             try {
                 n = from.read(buffer);
             } catch (IOException | UncheckedIOException e) {
-                throw new CloseConnectionException("backend failed mid-response", e);
+                throw new BackendBrokeException("backend failed mid-response", e);
             }
             if (n < 0) {
                 break;

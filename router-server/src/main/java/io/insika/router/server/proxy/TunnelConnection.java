@@ -8,6 +8,7 @@ import io.helidon.common.buffers.DataReader;
 import io.helidon.common.concurrency.limits.Limit;
 import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.spi.ServerConnection;
+import io.insika.router.server.metrics.RouterMetrics;
 
 /**
  * An upgraded client connection joined to its backend connection: bytes flow both ways as they
@@ -23,21 +24,26 @@ final class TunnelConnection implements ServerConnection {
     private final ConnectionContext ctx;
     private final BackendConnection backend;
     private final BackendConnections connections;
+    private final RouterMetrics metrics;
     private volatile long lastActivity = System.nanoTime();
 
-    TunnelConnection(ConnectionContext ctx, BackendConnection backend, BackendConnections connections) {
+    TunnelConnection(ConnectionContext ctx, BackendConnection backend, BackendConnections connections,
+                     RouterMetrics metrics) {
         this.ctx = ctx;
         this.backend = backend;
         this.connections = connections;
+        this.metrics = metrics;
     }
 
     @Override
     public void handle(Limit limit) {
+        metrics.tunnelOpened();
         Thread.ofVirtual().name("insika-tunnel-up").start(this::clientToBackend);
         try {
             backendToClient();
         } finally {
             connections.discard(backend);
+            metrics.tunnelClosed();
         }
     }
 

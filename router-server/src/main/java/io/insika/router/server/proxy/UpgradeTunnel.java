@@ -15,6 +15,8 @@ import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.http1.spi.Http1Upgrader;
 import io.helidon.webserver.spi.ServerConnection;
 import io.insika.router.api.Backend;
+import io.insika.router.server.metrics.BackendError;
+import io.insika.router.server.metrics.BackendMeters;
 
 /**
  * Carries a WebSocket upgrade to the request's owner and, once the owner agrees (101), joins the
@@ -57,7 +59,9 @@ final class UpgradeTunnel implements Http1Upgrader {
             LOGGER.log(System.Logger.Level.DEBUG, "cannot connect to " + owner.get().id() + " for an upgrade", e);
             return null; // nothing sent: the proxy tries the owner once more and answers 503 if it is still down
         }
+        BackendMeters meters = proxy.metrics().backend(owner.get());
         try {
+            long sending = System.nanoTime();
             RequestWriter writer = new RequestWriter(backend);
             writer.requestLine(prologue);
             ForwardedHeaders.copy(requestHeaders, ctx.remotePeer().address(), ctx.isSecure(),
@@ -65,14 +69,16 @@ final class UpgradeTunnel implements Http1Upgrader {
             writer.endHead(false);
             writer.finish();
             ResponseHead head = ResponseHead.read(backend);
+            meters.answered(head.status(), System.nanoTime() - sending);
             if (head.status() == 101) {
                 writeHead(ctx, "101 Switching Protocols", head, HopByHopHeaders.ofUpgrade(head.headers()), false);
                 backend.becomeTunnel();
-                return new TunnelConnection(ctx, backend, connections);
+                return new TunnelConnection(ctx, backend, connections, proxy.metrics());
             }
             relayRefusal(ctx, backend, head);
         } catch (IOException | RuntimeException e) {
             LOGGER.log(System.Logger.Level.DEBUG, "upgrade through " + owner.get().id() + " failed", e);
+            meters.failed(BackendError.FAILED);
             writeNow(ctx, ("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
         }

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.lessThanOrEqualTo;
@@ -120,11 +121,13 @@ class DnsBackendDiscoveryTest {
         dns.records("127.0.0.11 pods.test", "127.0.0.12 pods.test");
         discovery = start(NAME, dns.address());
         RoutingSnapshot before = pool.snapshot();
+        assertThat(discovery.failures(), is(0L));
 
         dns.stop();
         awaitResolutions(2);
 
         assertThat(pool.snapshot(), is(sameInstance(before)));
+        assertThat(discovery.failures(), greaterThanOrEqualTo(2L)); // exported as insika_router_dns_failures_total
         assertThat(log.messages(Level.WARNING), hasItem(startsWith(
                 "Backends from DNS pods.test @" + at(dns.address()) + ": resolution failed (A query failed: ")));
     }

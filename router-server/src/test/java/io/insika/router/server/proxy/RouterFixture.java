@@ -61,6 +61,10 @@ final class RouterFixture implements AutoCloseable {
         return server.port();
     }
 
+    int adminPort() {
+        return server.adminPort();
+    }
+
     /** The backend the router's own snapshot says owns a key. */
     Backend ownerOf(String key) {
         return pool.snapshot().owner(key).orElseThrow();

@@ -1,0 +1,203 @@
+package io.insika.router.server.metrics;
+
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.DoubleSupplier;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+import io.insika.router.api.Backend;
+import io.insika.router.server.routing.Route;
+import io.prometheus.metrics.core.datapoints.CounterDataPoint;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.CounterWithCallback;
+import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.prometheus.metrics.model.snapshots.Unit;
+
+/**
+ * The router's Prometheus metrics: what was placed how, what each backend answered and how
+ * fast, and what failed. One registry per router (not the global one), so two routers in one
+ * JVM, as in tests, never mix their counts.
+ *
+ * <p>The request path only increments series resolved in advance: per route at start, per
+ * backend on its first request. A backend that leaves the pool is exported once more with its
+ * final counts, then dropped, so DNS churn over weeks does not grow the scrape without bound.
+ */
+public final class RouterMetrics {
+
+    /** The {@code route} and {@code backend} label value when there is none. */
+    public static final String NONE = "(none)";
+    private static final String PREFIX = "insika_router_";
+    private static final double[] HEAD_SECONDS = {
+            0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30};
+
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final Counter placements;
+    private final Counter responses;
+    private final Histogram responseHead;
+    private final Counter errors;
+    private final Gauge active;
+    private final Gauge tunnels;
+    private final Map<Route, CounterDataPoint[]> byRoute = new IdentityHashMap<>();
+    private final CounterDataPoint[] unrouted;
+    private final Map<String, BackendMeters> byBackend = new ConcurrentHashMap<>();
+    private final CounterDataPoint noBackend;
+    private final Supplier<List<Backend>> pool;
+    private final Object retireLock = new Object();
+    private Set<String> departed = Set.of();
+
+    /**
+     * @param routes the routes requests can match; their series exist from the start
+     * @param pool   the backends in the pool now
+     */
+    public RouterMetrics(List<Route> routes, Supplier<List<Backend>> pool) {
+        this.pool = pool;
+        placements = Counter.builder().name(PREFIX + "requests")
+                .help("Proxied requests by the route they matched and how their backend was chosen")
+                .labelNames("route", "placement").withoutExemplars().register(registry);
+        responses = Counter.builder().name(PREFIX + "backend_responses")
+                .help("Responses relayed from each backend, by status class")
+                .labelNames("backend", "code").withoutExemplars().register(registry);
+        responseHead = Histogram.builder().name(PREFIX + "backend_response_head_seconds").unit(Unit.SECONDS)
+                .help("From the first byte sent to a backend until its response head arrived")
+                .labelNames("backend").classicOnly().classicUpperBounds(HEAD_SECONDS).withoutExemplars()
+                .register(registry);
+        errors = Counter.builder().name(PREFIX + "backend_errors")
+                .help("Requests that got no complete answer from their backend, by why")
+                .labelNames("backend", "error").withoutExemplars().register(registry);
+        active = Gauge.builder().name(PREFIX + "active_requests")
+                .help("Proxied requests in flight, streams included").withoutExemplars().register(registry);
+        tunnels = Gauge.builder().name(PREFIX + "open_tunnels")
+                .help("WebSocket connections tunnelled to their backend now").withoutExemplars().register(registry);
+        GaugeWithCallback.builder().name(PREFIX + "backends").help("Backends in the pool")
+                .callback(callback -> callback.call(pool.get().size())).register(registry);
+        for (Route route : routes) {
+            byRoute.put(route, placementSeries(route.toString()));
+        }
+        unrouted = placementSeries(NONE);
+        noBackend = errors.labelValues(NONE, BackendError.NO_BACKEND.label());
+        JvmMetrics.builder().register(registry);
+    }
+
+    private CounterDataPoint[] placementSeries(String route) {
+        CounterDataPoint[] series = new CounterDataPoint[Placement.values().length];
+        for (Placement placement : Placement.values()) {
+            series[placement.ordinal()] = placements.labelValues(route, placement.label());
+        }
+        return series;
+    }
+
+    /**
+     * Counts how a request was placed.
+     *
+     * @param route the route it matched, or {@code null} for none
+     */
+    public void placed(Route route, Placement placement) {
+        CounterDataPoint[] series = route == null ? unrouted : byRoute.get(route);
+        if (series != null) { // a route from another table (tests build several) is not counted
+            series[placement.ordinal()].inc();
+        }
+    }
+
+    /** The series of the backend a request was sent to. */
+    public BackendMeters backend(Backend backend) {
+        return byBackend.computeIfAbsent(backend.id(), this::meters);
+    }
+
+    /** A request found the pool empty. */
+    public void noBackend() {
+        noBackend.inc();
+    }
+
+    private BackendMeters meters(String id) {
+        CounterDataPoint[] codes = new CounterDataPoint[6];
+        codes[0] = responses.labelValues(id, "other");
+        for (int group = 1; group <= 5; group++) {
+            codes[group] = responses.labelValues(id, group + "xx");
+        }
+        EnumMap<BackendError, CounterDataPoint> failures = new EnumMap<>(BackendError.class);
+        for (BackendError error : BackendError.values()) {
+            if (error != BackendError.NO_BACKEND) {
+                failures.put(error, errors.labelValues(id, error.label()));
+            }
+        }
+        return new BackendMeters(codes, responseHead.labelValues(id), failures);
+    }
+
+    /** A proxied request began; pair with {@link #requestEnded()}. */
+    public void requestStarted() {
+        active.inc();
+    }
+
+    public void requestEnded() {
+        active.dec();
+    }
+
+    /** A tunnel opened; pair with {@link #tunnelClosed()}. */
+    public void tunnelOpened() {
+        tunnels.inc();
+    }
+
+    public void tunnelClosed() {
+        tunnels.dec();
+    }
+
+    /**
+     * Adds a gauge read at each scrape.
+     *
+     * @param name  its name after {@code insika_router_}
+     * @param help  what it measures
+     * @param value read at scrape time, on the scraping thread
+     */
+    public void gauge(String name, String help, DoubleSupplier value) {
+        GaugeWithCallback.builder().name(PREFIX + name).help(help)
+                .callback(callback -> callback.call(value.getAsDouble())).register(registry);
+    }
+
+    /**
+     * Adds a counter read at each scrape, for counts kept elsewhere.
+     *
+     * @param name  its name after {@code insika_router_}, without {@code _total}
+     * @param help  what it counts
+     * @param value read at scrape time; never decreases
+     */
+    public void counter(String name, String help, LongSupplier value) {
+        CounterWithCallback.builder().name(PREFIX + name).help(help)
+                .callback(callback -> callback.call(value.getAsLong())).register(registry);
+    }
+
+    /** Everything, as of now. */
+    public MetricSnapshots scrape() {
+        retireDeparted();
+        return registry.scrape();
+    }
+
+    // Backends gone from the pool since the previous scrape were exported then with their final
+    // counts; drop them now. Requests still in flight to one may bring it back until they end.
+    private void retireDeparted() {
+        synchronized (retireLock) {
+            Set<String> current = new HashSet<>();
+            pool.get().forEach(backend -> current.add(backend.id()));
+            for (String id : departed) {
+                if (!current.contains(id) && byBackend.remove(id) != null) {
+                    responses.removeIf(labels -> labels.get(0).equals(id));
+                    errors.removeIf(labels -> labels.get(0).equals(id));
+                    responseHead.remove(id);
+                }
+            }
+            Set<String> gone = new HashSet<>(byBackend.keySet());
+            gone.removeAll(current);
+            departed = gone;
+        }
+    }
+}
