@@ -3,6 +3,9 @@
 # insika-router, all on this machine, in one run (compare the ratios, not the absolute numbers).
 #
 # Usage: bench/proxy-bench.sh [duration-seconds]      (default 10)
+#        BASELINE_HOME=/path/to/an/unpacked/insika-router bench/proxy-bench.sh
+#        also measures that build (say, the last commit's) beside this one, as "baseline": the way
+#        to see what a change costs on a noisy machine.
 # Needs: wrk, nginx, haproxy (Debian packages; installed when missing) and a built distribution
 # (./mvnw -B -q package -DskipTests). Traffic stays on 127.0.0.1. Results: bench/results/.
 set -euo pipefail
@@ -67,7 +70,16 @@ INSIKA_ROUTER_PORT=18099 INSIKA_ROUTER_HOST=127.0.0.1 \
 INSIKA_ROUTER_BACKENDS=http://127.0.0.1:18081,http://127.0.0.1:18082,http://127.0.0.1:18083 \
     "$ROUTER_HOME/bin/insika-router" > "$OUT/router.log" 2>&1 & ROUTER_PID=$!; PIDS+=($ROUTER_PID)
 
-for port in 18081 18090 18099; do
+PORTS="18081 18090 18099"
+if [ -n "${BASELINE_HOME:-}" ]; then
+    sed 's/admin-port: 9091/admin-port: 19091/' "$BASELINE_HOME/conf/insika-router.yaml" > "$WORK/baseline.yaml"
+    INSIKA_ROUTER_CONFIG="$WORK/baseline.yaml" INSIKA_ROUTER_PORT=18098 INSIKA_ROUTER_HOST=127.0.0.1 \
+    INSIKA_ROUTER_BACKENDS=http://127.0.0.1:18081,http://127.0.0.1:18082,http://127.0.0.1:18083 \
+        "$BASELINE_HOME/bin/insika-router" > "$OUT/baseline.log" 2>&1 & PIDS+=($!)
+    PORTS="$PORTS 18098"
+fi
+
+for port in $PORTS; do
     for _ in $(seq 1 100); do curl -fsS -o /dev/null "http://127.0.0.1:$port/up" 2>/dev/null && break
         curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.2; done
 done
@@ -84,9 +96,11 @@ run() { # name port connections
 for c in 32 256; do
     # warm the JIT and the connection pools before measuring: C2 is still compiling after 3 s
     wrk -t2 -c"$c" -d10s -s bench/sessions.lua http://127.0.0.1:18099 > /dev/null
+    [ -z "${BASELINE_HOME:-}" ] || wrk -t2 -c"$c" -d10s -s bench/sessions.lua http://127.0.0.1:18098 > /dev/null
     run direct 18081 "$c"
     run haproxy 18090 "$c"
     run router 18099 "$c"
+    [ -z "${BASELINE_HOME:-}" ] || run baseline 18098 "$c"
     if [ "$c" = 256 ]; then
         wrk -t2 -c256 -d"${DURATION}s" -s bench/sessions.lua http://127.0.0.1:18099 > /dev/null & LOAD_PID=$!
         sleep $((DURATION / 2))
