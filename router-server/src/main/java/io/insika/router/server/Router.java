@@ -46,7 +46,7 @@ public final class Router implements AutoCloseable {
         try {
             RouterServer server = RouterServer.start(
                     new ServerSettings(config.host(), config.port(), config.adminPort(), config.shutdownGrace()),
-                    routes, pool, new ProxySettings(config.bodyMaxBytes(), config.backendTimeout()));
+                    routes, pool, new ProxySettings(config.bodyMaxBytes(), config.backendTimeout(), config.accessLog()));
             if (discovery instanceof DnsBackendDiscovery dns) {
                 server.metrics().counter("dns_resolutions", "DNS resolutions of the backend name, answered or not",
                         dns::resolutions);

@@ -34,6 +34,8 @@ import io.insika.router.server.routing.RouteSpec;
  *                        ({@code proxy.body-max-bytes}, {@code INSIKA_ROUTER_BODY_MAX_BYTES})
  * @param backendTimeout  connect and read-idle timeout towards a backend; positive; default 10 s
  *                        ({@code proxy.backend-timeout}, {@code INSIKA_ROUTER_BACKEND_TIMEOUT})
+ * @param accessLog       whether each proxied request is logged, one line, to {@code insika.access};
+ *                        default false ({@code proxy.access-log}, {@code INSIKA_ROUTER_ACCESS_LOG})
  * @param routes          the keyed routes, first match wins; default
  *                        {@link io.insika.router.server.routing.DefaultRoutes#specs()} when the
  *                        YAML has no {@code routes}
@@ -41,7 +43,8 @@ import io.insika.router.server.routing.RouteSpec;
  */
 public record RouterConfig(String host, int port, int adminPort, Duration shutdownGrace, String strategy,
                            PluginOptions strategyOptions, BackendSource backends, int bodyMaxBytes,
-                           Duration backendTimeout, List<RouteSpec> routes, ConfigOrigins origins) {
+                           Duration backendTimeout, boolean accessLog, List<RouteSpec> routes,
+                           ConfigOrigins origins) {
 
     public static final String DEFAULT_HOST = "0.0.0.0";
     public static final int DEFAULT_PORT = 9090;

@@ -14,6 +14,7 @@ import io.insika.router.api.PluginOptions;
 import io.insika.router.server.plugin.PluginRegistry;
 import io.insika.router.server.routing.RouteSpec;
 
+import static io.insika.router.server.config.EnvironmentOverrides.ACCESS_LOG;
 import static io.insika.router.server.config.EnvironmentOverrides.BACKEND_TIMEOUT;
 import static io.insika.router.server.config.EnvironmentOverrides.BODY_MAX_BYTES;
 import static io.insika.router.server.config.EnvironmentOverrides.HOST;
@@ -71,6 +72,7 @@ public final class RouterConfigLoader {
                 ValueType.positiveSize());
         Duration backendTimeout = reader.read("proxy.backend-timeout", BACKEND_TIMEOUT,
                 RouterConfig.DEFAULT_BACKEND_TIMEOUT, ValueType.positiveDuration());
+        boolean accessLog = reader.read("proxy.access-log", ACCESS_LOG, false, ValueType.bool());
         List<RouteSpec> routes = new RoutesReader(reader).read();
 
         if (reader.problems().isEmpty()) {
@@ -84,7 +86,7 @@ public final class RouterConfigLoader {
             throw new ConfigException(reader.problems());
         }
         return new RouterConfig(host, port, adminPort, grace, strategy, strategyOptions, backends, bodyMaxBytes,
-                backendTimeout, routes, new ConfigOrigins(file.map(Path::toString), reader.origins()));
+                backendTimeout, accessLog, routes, new ConfigOrigins(file.map(Path::toString), reader.origins()));
     }
 
     /** Options written for the YAML's strategy; none when the environment switched to another. */

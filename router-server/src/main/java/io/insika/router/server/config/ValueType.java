@@ -61,6 +61,14 @@ record ValueType<T>(String expected, Function<String, Optional<T>> parser) {
                 text -> DurationText.parse(text).filter(d -> !d.isNegative()));
     }
 
+    static ValueType<Boolean> bool() {
+        return new ValueType<>("true or false", text -> switch (text.toLowerCase(java.util.Locale.ROOT)) {
+            case "true" -> Optional.of(Boolean.TRUE);
+            case "false" -> Optional.of(Boolean.FALSE);
+            default -> Optional.empty();
+        });
+    }
+
     static ValueType<String> host() {
         return new ValueType<>("a host name or IP address, such as 0.0.0.0",
                 text -> HOST.matcher(text).matches() ? Optional.of(text) : Optional.empty());

@@ -85,11 +85,11 @@ final class BackendForwarder implements AutoCloseable {
                 answer = ResponseBody.of(connection, head, method == Method.HEAD || code == 204 || code == 304);
             } catch (ClientGoneException e) {
                 connections.discard(connection);
-                throw new CloseConnectionException("client went away while sending its body", e);
+                throw new ClientLeftException("client went away while sending its body", e);
             } catch (IOException | RuntimeException e) {
                 connections.discard(connection); // also ends an upload still writing
                 if (upload != null && upload.clientGone()) {
-                    throw new CloseConnectionException("client went away while sending its body", upload.failure);
+                    throw new ClientLeftException("client went away while sending its body", upload.failure);
                 }
                 // A kept connection that died idle fails on its first write: nothing was sent, so
                 // another connection to the same owner is safe. Never another owner.

@@ -12,9 +12,11 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.insika.router.api.Backend;
 import io.insika.router.api.KeyExtractor;
+import io.insika.router.server.metrics.BackendError;
 import io.insika.router.server.metrics.Placement;
 import io.insika.router.server.metrics.RouterMetrics;
 import io.insika.router.server.routing.BackendPool;
+import io.insika.router.server.routing.Route;
 import io.insika.router.server.routing.RouteMatch;
 import io.insika.router.server.routing.RouteTable;
 import io.insika.router.server.routing.RoutingSnapshot;
@@ -32,12 +34,14 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     private final ProxySettings settings;
     private final BackendForwarder forwarder;
     private final RouterMetrics metrics;
+    private final AccessLog accessLog;
 
     public ProxyHandler(RouteTable routes, BackendPool pool, ProxySettings settings, RouterMetrics metrics) {
         this.routes = routes;
         this.pool = pool;
         this.settings = settings;
         this.metrics = metrics;
+        this.accessLog = new AccessLog(settings.accessLog());
         this.forwarder = new BackendForwarder(settings, () -> pool.snapshot().backends().stream()
                 .map(Backend::id).collect(Collectors.toUnmodifiableSet()), metrics);
         metrics.gauge("backend_connections", "Connections open to backends, busy, idle or tunnelling",
@@ -46,35 +50,52 @@ public final class ProxyHandler implements Handler, AutoCloseable {
 
     @Override
     public void handle(ServerRequest request, ServerResponse response) {
+        long started = System.nanoTime();
         metrics.requestStarted();
+        Placed placed = null;
+        String error = null;
         try {
-            proxy(request, response);
+            BodyPeek body = request.content().hasEntity()
+                    ? new BodyPeek(request.content().inputStream(), settings.bodyMaxBytes(),
+                            request.headers().contentLength().orElse(-1))
+                    : null;
+            placed = place(request.prologue(), request.headers(), pool.snapshot(), body);
+            error = forward(request, response, placed, body);
+        } catch (BackendBrokeException e) {
+            error = BackendError.BROKEN.label();
+            throw e;
+        } catch (ClientLeftException e) {
+            error = "client-left";
+            throw e;
+        } catch (RuntimeException e) {
+            error = "internal";
+            throw e;
         } finally {
             metrics.requestEnded();
+            accessLog.log(request, response, placed, error, started);
         }
     }
 
-    private void proxy(ServerRequest request, ServerResponse response) {
-        RoutingSnapshot snapshot = pool.snapshot();
-        BodyPeek body = request.content().hasEntity()
-                ? new BodyPeek(request.content().inputStream(), settings.bodyMaxBytes(),
-                        request.headers().contentLength().orElse(-1))
-                : null;
-        Optional<Backend> owner = place(request.prologue(), request.headers(), snapshot, body);
-        if (owner.isEmpty()) {
+    /** @return the failure's label, or {@code null} when the backend's answer was relayed */
+    private String forward(ServerRequest request, ServerResponse response, Placed placed, BodyPeek body) {
+        if (placed.backend() == null) {
             LOGGER.log(Level.DEBUG, "no backends: {0} {1} answered 503", request.prologue().method().text(),
                     request.prologue().uriPath().rawPath());
             metrics.noBackend();
             ProxyFailure.UNAVAILABLE.send(response, body != null);
-            return;
+            return BackendError.NO_BACKEND.label();
         }
-        Optional<ProxyFailure> failure = forwarder.forward(request, response, owner.get(), body);
-        failure.ifPresent(it -> {
-            metrics.backend(owner.get()).failed(it.error());
-            LOGGER.log(Level.WARNING, "backend {0}: {1} for {2} {3}", owner.get().id(), it,
-                    request.prologue().method().text(), request.prologue().uriPath().rawPath());
-            it.send(response, body != null);
-        });
+        Backend owner = placed.backend();
+        Optional<ProxyFailure> failure = forwarder.forward(request, response, owner, body);
+        if (failure.isEmpty()) {
+            return null;
+        }
+        ProxyFailure it = failure.get();
+        metrics.backend(owner).failed(it.error());
+        LOGGER.log(Level.WARNING, "backend {0}: {1} for {2} {3}", owner.id(), it,
+                request.prologue().method().text(), request.prologue().uriPath().rawPath());
+        it.send(response, body != null);
+        return it.error().label();
     }
 
     @Override
@@ -95,31 +116,32 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     }
 
     /**
-     * The backend a request goes to: its key's owner, or the next in round-robin when it has none.
+     * The backend a request goes to, its key's owner or the next in round-robin when it has none,
+     * and why; counted in the metrics.
      *
      * @param body the body, or {@code null} when there is none (or none may be read)
      */
-    Optional<Backend> place(HttpPrologue prologue, ServerRequestHeaders headers, RoutingSnapshot snapshot,
-                            BodyPeek body) {
+    Placed place(HttpPrologue prologue, ServerRequestHeaders headers, RoutingSnapshot snapshot, BodyPeek body) {
         Optional<RouteMatch> match = routes.match(prologue.method().text(), prologue.uriPath().rawPath());
         if (match.isEmpty()) {
             metrics.placed(null, Placement.NO_ROUTE);
-            return snapshot.next();
+            return new Placed(snapshot.next().orElse(null), null, Placement.NO_ROUTE, null);
         }
+        Route route = match.get().route();
         Optional<String> key = findKey(prologue, headers, match.get(), body);
         if (key.isPresent()) {
-            metrics.placed(match.get().route(), Placement.KEY);
+            metrics.placed(route, Placement.KEY);
             if (LOGGER.isLoggable(Level.DEBUG)) {
-                LOGGER.log(Level.DEBUG, "key {0} on {1}", SessionKeyDigest.of(key.get()), match.get().route());
+                LOGGER.log(Level.DEBUG, "key {0} on {1}", SessionKeyDigest.of(key.get()), route);
             }
-            return snapshot.owner(key.get());
+            return new Placed(snapshot.owner(key.get()).orElse(null), route, Placement.KEY, key.get());
         }
         Placement miss = missReason(body);
-        metrics.placed(match.get().route(), miss);
+        metrics.placed(route, miss);
         if (LOGGER.isLoggable(Level.DEBUG)) {
-            LOGGER.log(Level.DEBUG, "no key on {0}: {1}; round-robin", match.get().route(), describe(miss));
+            LOGGER.log(Level.DEBUG, "no key on {0}: {1}; round-robin", route, describe(miss));
         }
-        return snapshot.next();
+        return new Placed(snapshot.next().orElse(null), route, miss, null);
     }
 
     private Optional<String> findKey(HttpPrologue prologue, ServerRequestHeaders headers, RouteMatch match,

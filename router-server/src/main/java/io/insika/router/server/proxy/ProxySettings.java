@@ -9,11 +9,17 @@ import java.util.Objects;
  * @param bodyMaxBytes   how much of a body a key extractor may read ahead of forwarding; never a
  *                       limit on what is forwarded
  * @param backendTimeout connect timeout, and the longest a backend may stay silent on a read
+ * @param accessLog      whether each request is logged to {@code insika.access}
  */
-public record ProxySettings(int bodyMaxBytes, Duration backendTimeout) {
+public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, boolean accessLog) {
 
-    /** The seed's defaults: 256 KiB and 10 seconds. */
+    /** The seed's defaults: 256 KiB and 10 seconds; no access log. */
     public static final ProxySettings DEFAULTS = new ProxySettings(262_144, Duration.ofSeconds(10));
+
+    /** Without an access log. */
+    public ProxySettings(int bodyMaxBytes, Duration backendTimeout) {
+        this(bodyMaxBytes, backendTimeout, false);
+    }
 
     public ProxySettings {
         if (bodyMaxBytes < 1) {

@@ -84,13 +84,13 @@ final class ResponseRelay {
                     to.flush();
                 }
             } catch (IOException | RuntimeException e) {
-                throw new CloseConnectionException("client went away mid-response", e);
+                throw new ClientLeftException("client went away mid-response", e);
             }
         }
         try {
             to.close();
         } catch (IOException | RuntimeException e) {
-            throw new CloseConnectionException("client went away mid-response", e);
+            throw new ClientLeftException("client went away mid-response", e);
         }
     }
 }

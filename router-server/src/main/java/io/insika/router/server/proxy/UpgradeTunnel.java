@@ -47,7 +47,7 @@ final class UpgradeTunnel implements Http1Upgrader {
     @Override
     public ServerConnection upgrade(ConnectionContext ctx, HttpPrologue prologue, WritableHeaders<?> headers) {
         ServerRequestHeaders requestHeaders = ServerRequestHeaders.create(headers);
-        Optional<Backend> owner = proxy.place(prologue, requestHeaders, proxy.snapshot(), null);
+        Optional<Backend> owner = proxy.place(prologue, requestHeaders, proxy.snapshot(), null).owner();
         if (owner.isEmpty()) {
             return null; // no backends: the proxy answers with the envelope
         }

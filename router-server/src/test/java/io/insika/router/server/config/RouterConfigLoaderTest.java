@@ -29,7 +29,7 @@ class RouterConfigLoaderTest {
             strategy: { name: fixture-picky, options: { level: high } }
             backends:
               static: [ { url: "http://10.0.0.1:9292", weight: 3 }, "http://10.0.0.2:9292/" ]
-            proxy: { body-max-bytes: 1024, backend-timeout: 1500ms }
+            proxy: { body-max-bytes: 1024, backend-timeout: 1500ms, access-log: true }
             routes:
               - methods: [post, PUT]
                 path: /rooms/{room}/join
@@ -58,6 +58,7 @@ class RouterConfigLoaderTest {
         assertThat(config.backends(), is(new StaticBackends(List.of())));
         assertThat(config.bodyMaxBytes(), is(262_144));
         assertThat(config.backendTimeout(), is(Duration.ofSeconds(10)));
+        assertThat(config.accessLog(), is(false));
         assertThat(config.routes(), is(DefaultRoutes.specs()));
         assertThat(config.origins().file(), is(Optional.empty()));
         assertThat(Set.copyOf(config.origins().sources().values()), is(Set.of(ValueSource.DEFAULT)));
@@ -77,6 +78,7 @@ class RouterConfigLoaderTest {
                 Backend.of(URI.create("http://10.0.0.1:9292"), 3), Backend.parse("http://10.0.0.2:9292/")))));
         assertThat(config.bodyMaxBytes(), is(1024));
         assertThat(config.backendTimeout(), is(Duration.ofMillis(1500)));
+        assertThat(config.accessLog(), is(true));
         assertThat(config.origins().of("server.port"), is(ValueSource.YAML));
         assertThat(config.origins().of("backends.static"), is(ValueSource.YAML));
         assertThat(config.origins().of("routes"), is(ValueSource.YAML));
@@ -105,13 +107,15 @@ class RouterConfigLoaderTest {
     void environmentVariablesBeatTheYaml() {
         RouterConfig config = files.load(FULL, Map.of(
                 "INSIKA_ROUTER_HOST", "::", "INSIKA_ROUTER_PORT", "7000", "INSIKA_ROUTER_BODY_MAX_BYTES", "99",
-                "INSIKA_ROUTER_BACKEND_TIMEOUT", "4", "INSIKA_ROUTER_STRATEGY", "rendezvous"));
+                "INSIKA_ROUTER_BACKEND_TIMEOUT", "4", "INSIKA_ROUTER_STRATEGY", "rendezvous",
+                "INSIKA_ROUTER_ACCESS_LOG", "FALSE"));
 
         assertThat(config.host(), is("::"));
         assertThat(config.port(), is(7000));
         assertThat(config.bodyMaxBytes(), is(99));
         assertThat(config.backendTimeout(), is(Duration.ofSeconds(4)));
         assertThat(config.strategy(), is("rendezvous"));
+        assertThat(config.accessLog(), is(false));
         assertThat(config.origins().of("server.port"), is(ValueSource.ENVIRONMENT));
         assertThat(config.origins().of("server.admin-port"), is(ValueSource.YAML));
     }
@@ -186,6 +190,7 @@ class RouterConfigLoaderTest {
     void originsListTheDnsKeysOnlyInDnsMode() {
         assertThat(files.load("server: { port: 1 }").origins().sources().keySet(),
                 contains("server.host", "server.port", "server.admin-port", "server.shutdown-grace", "strategy.name",
-                        "strategy.options", "backends.static", "proxy.body-max-bytes", "proxy.backend-timeout", "routes"));
+                        "strategy.options", "backends.static", "proxy.body-max-bytes", "proxy.backend-timeout",
+                        "proxy.access-log", "routes"));
     }
 }

@@ -49,6 +49,14 @@ class ValueValidationTest {
     }
 
     @Test
+    void anAccessLogSwitchIsTrueOrFalse() {
+        assertThat(files.problems("proxy: { access-log: yes-please }"),
+                contains("proxy.access-log: [yes-please] (expected: true or false)"));
+        assertThat(files.problems("", Map.of("INSIKA_ROUTER_ACCESS_LOG", "1")),
+                contains("INSIKA_ROUTER_ACCESS_LOG: [1] (expected: true or false)"));
+    }
+
+    @Test
     void aTimeoutOrIntervalThatIsNotAPositiveDurationIsRejected() {
         String expected = "(expected: a positive duration: " + DurationText.FORMS + ")";
         assertThat(files.problems("proxy: { backend-timeout: 0 }"), contains("proxy.backend-timeout: [0] " + expected));

@@ -18,7 +18,11 @@ public final class LogCapture extends Handler implements AutoCloseable {
     }
 
     public static LogCapture of(Class<?> loggerName) {
-        LogCapture capture = new LogCapture(Logger.getLogger(loggerName.getName()));
+        return of(loggerName.getName());
+    }
+
+    public static LogCapture of(String loggerName) {
+        LogCapture capture = new LogCapture(Logger.getLogger(loggerName));
         capture.setLevel(Level.ALL);
         capture.logger.addHandler(capture);
         return capture;

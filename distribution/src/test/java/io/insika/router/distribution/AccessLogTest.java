@@ -1,0 +1,33 @@
+package io.insika.router.distribution;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The shipped logging.properties lets the access log through when it is switched on. */
+class AccessLogTest {
+
+    @Test
+    void theEnvironmentSwitchesTheAccessLogOnAndItReachesTheConsole() throws Exception {
+        UnpackedDistribution dist = UnpackedDistribution.unpack();
+        try (WhoAmIBackend backend = new WhoAmIBackend("logged-one");
+             RouterProcess router = RouterProcess.start(dist, Map.of("INSIKA_ROUTER_ACCESS_LOG", "true"),
+                     "--config", dist.configFor(List.of(backend), "").toString()).awaitListening()) {
+            assertEquals(200, Http.postJson(router.port(), "/v1/responses", "{\"user\":\"carol\"}").statusCode());
+
+            RouterProcess.Result stopped = router.terminate();
+
+            List<String> lines = stopped.stderr().lines().filter(line -> line.contains(" insika.access: ")).toList();
+            assertEquals(1, lines.size(), stopped.stderr());
+            assertTrue(lines.get(0).matches(".* INFO +insika\\.access: client=127\\.0\\.0\\.1:\\d+ method=POST "
+                    + "path=/v1/responses status=200 bytes=\\d+ ms=[\\d.]+ backend=127\\.0\\.0\\.1:\\d+ placement=key "
+                    + "key=#[0-9a-f]{12} error=-"), lines.get(0));
+            assertFalse(stopped.stderr().contains("carol"), "the key is never logged in clear");
+        }
+    }
+}
