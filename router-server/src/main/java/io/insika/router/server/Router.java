@@ -1,6 +1,9 @@
 package io.insika.router.server;
 
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.lang.System.Logger.Level;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 import io.insika.router.api.PluginOptions;
@@ -46,7 +49,9 @@ public final class Router implements AutoCloseable {
         try {
             RouterServer server = RouterServer.start(
                     new ServerSettings(config.host(), config.port(), config.adminPort(), config.shutdownGrace()),
-                    routes, pool, new ProxySettings(config.bodyMaxBytes(), config.backendTimeout(), config.accessLog()));
+                    routes, pool, new ProxySettings(config.bodyMaxBytes(), config.backendTimeout(),
+                            // straight to the descriptor: System.out's PrintStream locks and flushes per call
+                            config.accessLog() ? Optional.of(new FileOutputStream(FileDescriptor.out)) : Optional.empty()));
             if (discovery instanceof DnsBackendDiscovery dns) {
                 server.metrics().counter("dns_resolutions", "DNS resolutions of the backend name, answered or not",
                         dns::resolutions);

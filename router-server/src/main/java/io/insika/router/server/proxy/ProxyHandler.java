@@ -41,11 +41,15 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         this.pool = pool;
         this.settings = settings;
         this.metrics = metrics;
-        this.accessLog = new AccessLog(settings.accessLog());
+        this.accessLog = AccessLog.to(settings.accessLog().orElse(null));
         this.forwarder = new BackendForwarder(settings, () -> pool.snapshot().backends().stream()
                 .map(Backend::id).collect(Collectors.toUnmodifiableSet()), metrics);
         metrics.gauge("backend_connections", "Connections open to backends, busy, idle or tunnelling",
                 forwarder.connections()::openCount);
+        if (accessLog != null) {
+            metrics.counter("access_log_dropped", "Access log lines dropped: the writer fell behind or its stream failed",
+                    accessLog::dropped);
+        }
     }
 
     @Override
@@ -72,7 +76,9 @@ public final class ProxyHandler implements Handler, AutoCloseable {
             throw e;
         } finally {
             metrics.requestEnded();
-            accessLog.log(request, response, placed, error, started);
+            if (accessLog != null) {
+                accessLog.log(request, response, placed, error, started);
+            }
         }
     }
 
@@ -101,6 +107,9 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     @Override
     public void close() {
         forwarder.close();
+        if (accessLog != null) {
+            accessLog.close();
+        }
     }
 
     RoutingSnapshot snapshot() {

@@ -1,20 +1,23 @@
 package io.insika.router.server.proxy;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.logging.Level;
+import java.util.Optional;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.insika.router.api.Backend;
 import io.insika.router.server.testing.Eventually;
-import io.insika.router.server.testing.LogCapture;
+import io.insika.router.server.testing.Scrape;
 
 import static io.insika.router.server.proxy.RouterFixture.CLIENT;
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -28,16 +31,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** With {@code proxy.access-log: true} every proxied request leaves one logfmt line. */
 class AccessLogTest {
 
-    private static final ProxySettings LOGGING = new ProxySettings(262_144, Duration.ofSeconds(10), true);
-
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream(); // synchronized: safe to read while written
+    private final ProxySettings logging = new ProxySettings(262_144, Duration.ofSeconds(10), Optional.of(out));
     private final List<TestBackend> backends = new ArrayList<>();
     private RouterFixture router;
-    private LogCapture log;
-
-    @BeforeEach
-    void capture() {
-        log = LogCapture.of(AccessLog.LOGGER_NAME);
-    }
 
     @AfterEach
     void stop() {
@@ -45,7 +42,6 @@ class AccessLogTest {
             router.close();
         }
         backends.forEach(TestBackend::close);
-        log.close();
     }
 
     private void start(int count, ProxySettings settings) {
@@ -57,12 +53,12 @@ class AccessLogTest {
 
     @Test
     void aKeyedRequestIsLoggedWithItsOwnerAndTheKeyOnlyAsADigest() throws Exception {
-        start(3, LOGGING);
+        start(3, logging);
         Backend owner = router.ownerOf("alice@example.com");
         post("/v1/responses?token=s3cret", "{\"user\":\"alice@example.com\"}");
 
         String line = onlyLine();
-        assertTrue(line.matches("client=127\\.0\\.0\\.1:\\d+ method=POST path=/v1/responses status=200 "
+        assertTrue(line.matches("time=\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z client=127\\.0\\.0\\.1:\\d+ method=POST path=/v1/responses status=200 "
                 + "bytes=\\d+ ms=\\d+\\.\\d{3} backend=" + owner.id().replace(".", "\\.")
                 + " placement=key key=#[0-9a-f]{12} error=-"), line);
         assertThat(line, not(containsString("alice")));
@@ -72,7 +68,7 @@ class AccessLogTest {
 
     @Test
     void aRequestWithoutItsKeySaysWhy() throws Exception {
-        start(2, LOGGING);
+        start(2, logging);
         post("/v1/responses", "{\"model\":\"m\"}");
 
         assertThat(onlyLine(), containsString(" placement=key-absent key=- error=-"));
@@ -80,7 +76,7 @@ class AccessLogTest {
 
     @Test
     void anUnreachableOwnerIsLoggedWithTheEnvelopesStatus() throws Exception {
-        start(2, LOGGING);
+        start(2, logging);
         Backend owner = router.ownerOf("orphan");
         backends.stream().filter(b -> b.backend().equals(owner)).findFirst().orElseThrow().close();
         post("/v1/responses", "{\"user\":\"orphan\"}");
@@ -93,7 +89,7 @@ class AccessLogTest {
 
     @Test
     void anEmptyPoolIsLoggedAsNoBackend() throws Exception {
-        start(1, LOGGING);
+        start(1, logging);
         router.pool.update(List.of());
         get("/studio/x");
 
@@ -103,28 +99,34 @@ class AccessLogTest {
 
     @Test
     void aStreamIsLoggedWhenItEndsAndAClientThatLeftSaysSo() throws Exception {
-        start(1, LOGGING);
+        start(1, logging);
         HttpResponse<InputStream> stream = CLIENT.send(HttpRequest.newBuilder(router.uri("/endless")).build(),
                 HttpResponse.BodyHandlers.ofInputStream());
         try (InputStream events = stream.body()) {
             assertThat(events.read(), not(-1));
-            assertThat("nothing is logged while the stream runs", log.messages(Level.INFO), is(empty()));
+            assertThat("nothing is logged while the stream runs", lines(), is(empty()));
         }
-        Eventually.await(Duration.ofSeconds(10), () -> !log.messages(Level.INFO).isEmpty(),
-                () -> "no access line after the client left");
+        Eventually.await(Duration.ofSeconds(10), () -> !lines().isEmpty(), () -> "no access line after the client left");
         assertThat(onlyLine(), containsString(" status=200 "));
         assertThat(onlyLine(), containsString(" error=client-left"));
     }
 
     @Test
-    void nothingIsLoggedUnlessAskedFor() throws Exception {
-        start(1, ProxySettings.DEFAULTS);
-        post("/v1/responses", "{\"user\":\"u\"}");
-        get("/studio/x");
-        router.close(); // every handler has ended
-        router = null;
-
-        assertThat(log.messages(Level.INFO), is(empty()));
+    void aStreamThatFailsCostsTheLinesNotTheRequests() throws Exception {
+        OutputStream broken = new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                throw new IOException("stdout is gone");
+            }
+        };
+        backends.add(TestBackend.start("backend-0"));
+        router = RouterFixture.start(backends, new ProxySettings(262_144, Duration.ofSeconds(10), Optional.of(broken)));
+        for (int i = 0; i < 20; i++) {
+            assertThat(status("/studio/" + i), is(200));
+        }
+        Eventually.await(Duration.ofSeconds(5),
+                () -> Scrape.of(router.adminPort()).sum("insika_router_access_log_dropped_total") == 20.0,
+                () -> Scrape.of(router.adminPort()).matching("insika_router_access_log_dropped_total").toString());
     }
 
     @Test
@@ -144,10 +146,14 @@ class AccessLogTest {
         return line.toString();
     }
 
+    private List<String> lines() {
+        return out.toString(StandardCharsets.UTF_8).lines().toList();
+    }
+
     // the line is written as the handler ends, which may be just after the client has its answer
     private String onlyLine() {
-        Eventually.await(Duration.ofSeconds(5), () -> !log.messages(Level.INFO).isEmpty(), () -> "no access line");
-        List<String> lines = log.messages(Level.INFO);
+        Eventually.await(Duration.ofSeconds(5), () -> !lines().isEmpty(), () -> "no access line");
+        List<String> lines = lines();
         assertThat(lines, hasSize(1));
         return lines.get(0);
     }
@@ -155,6 +161,11 @@ class AccessLogTest {
     private void post(String path, String body) throws Exception {
         CLIENT.send(HttpRequest.newBuilder(router.uri(path)).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
+    }
+
+    private int status(String path) throws Exception {
+        return CLIENT.send(HttpRequest.newBuilder(router.uri(path)).build(), HttpResponse.BodyHandlers.discarding())
+                .statusCode();
     }
 
     private void get(String path) throws Exception {
