@@ -49,7 +49,7 @@ public final class Router implements AutoCloseable {
         try {
             RouterServer server = RouterServer.start(
                     new ServerSettings(config.host(), config.port(), config.adminPort(), config.shutdownGrace()),
-                    routes, pool, new ProxySettings(config.bodyMaxBytes(), config.backendTimeout(),
+                    routes, pool, new ProxySettings(config.bodyMaxBytes(), config.backendTimeout(), config.clientBodyTimeout(),
                             // straight to the descriptor: System.out's PrintStream locks and flushes per call
                             config.accessLog() ? Optional.of(new FileOutputStream(FileDescriptor.out)) : Optional.empty()));
             if (discovery instanceof DnsBackendDiscovery dns) {

@@ -25,6 +25,7 @@ final class ConfigValues {
                     .collect(Collectors.joining(", ", "{", "}"));
             case "proxy.body-max-bytes" -> String.valueOf(config.bodyMaxBytes());
             case "proxy.backend-timeout" -> text(config.backendTimeout());
+            case "proxy.client-body-timeout" -> text(config.clientBodyTimeout());
             case "proxy.access-log" -> String.valueOf(config.accessLog());
             case "routes" -> config.routes().size() + " route(s)";
             case "backends.static" -> config.backends() instanceof StaticBackends list

@@ -36,7 +36,8 @@ final class KnownKeys {
                     "static", new Items(new Fields(Map.of("url", OPEN, "weight", OPEN))),
                     "dns", new Fields(Map.of("name", OPEN, "port", OPEN, "interval", OPEN, "resolver", OPEN,
                             "timeout", OPEN)))),
-            "proxy", new Fields(Map.of("body-max-bytes", OPEN, "backend-timeout", OPEN, "access-log", OPEN)),
+            "proxy", new Fields(Map.of("body-max-bytes", OPEN, "backend-timeout", OPEN, "client-body-timeout", OPEN,
+                    "access-log", OPEN)),
             "routes", new Items(new Fields(Map.of("methods", OPEN, "path", OPEN, "keys", new Items(OPEN))))));
 
     private KnownKeys() {

@@ -34,6 +34,9 @@ import io.insika.router.server.routing.RouteSpec;
  *                        ({@code proxy.body-max-bytes}, {@code INSIKA_ROUTER_BODY_MAX_BYTES})
  * @param backendTimeout  connect and read-idle timeout towards a backend; positive; default 10 s
  *                        ({@code proxy.backend-timeout}, {@code INSIKA_ROUTER_BACKEND_TIMEOUT})
+ * @param clientBodyTimeout the longest a client may pause while sending a request body, after
+ *                        which its connection is closed; positive; default 60 s
+ *                        ({@code proxy.client-body-timeout}, {@code INSIKA_ROUTER_CLIENT_BODY_TIMEOUT})
  * @param accessLog       whether each proxied request is logged, one line, to {@code insika.access};
  *                        default false ({@code proxy.access-log}, {@code INSIKA_ROUTER_ACCESS_LOG})
  * @param routes          the keyed routes, first match wins; default
@@ -43,7 +46,7 @@ import io.insika.router.server.routing.RouteSpec;
  */
 public record RouterConfig(String host, int port, int adminPort, Duration shutdownGrace, String strategy,
                            PluginOptions strategyOptions, BackendSource backends, int bodyMaxBytes,
-                           Duration backendTimeout, boolean accessLog, List<RouteSpec> routes,
+                           Duration backendTimeout, Duration clientBodyTimeout, boolean accessLog, List<RouteSpec> routes,
                            ConfigOrigins origins) {
 
     public static final String DEFAULT_HOST = "0.0.0.0";
@@ -53,6 +56,7 @@ public record RouterConfig(String host, int port, int adminPort, Duration shutdo
     public static final String DEFAULT_STRATEGY = "ketama";
     public static final int DEFAULT_BODY_MAX_BYTES = 262_144;
     public static final Duration DEFAULT_BACKEND_TIMEOUT = Duration.ofSeconds(10);
+    public static final Duration DEFAULT_CLIENT_BODY_TIMEOUT = Duration.ofSeconds(60);
 
     public RouterConfig {
         Objects.requireNonNull(host, "host");
@@ -61,6 +65,7 @@ public record RouterConfig(String host, int port, int adminPort, Duration shutdo
         Objects.requireNonNull(strategyOptions, "strategyOptions");
         Objects.requireNonNull(backends, "backends");
         Objects.requireNonNull(backendTimeout, "backendTimeout");
+        Objects.requireNonNull(clientBodyTimeout, "clientBodyTimeout");
         routes = List.copyOf(routes);
         Objects.requireNonNull(origins, "origins");
     }

@@ -17,6 +17,7 @@ import io.insika.router.server.routing.RouteSpec;
 import static io.insika.router.server.config.EnvironmentOverrides.ACCESS_LOG;
 import static io.insika.router.server.config.EnvironmentOverrides.BACKEND_TIMEOUT;
 import static io.insika.router.server.config.EnvironmentOverrides.BODY_MAX_BYTES;
+import static io.insika.router.server.config.EnvironmentOverrides.CLIENT_BODY_TIMEOUT;
 import static io.insika.router.server.config.EnvironmentOverrides.HOST;
 import static io.insika.router.server.config.EnvironmentOverrides.PORT;
 import static io.insika.router.server.config.EnvironmentOverrides.STRATEGY;
@@ -72,6 +73,8 @@ public final class RouterConfigLoader {
                 ValueType.positiveSize());
         Duration backendTimeout = reader.read("proxy.backend-timeout", BACKEND_TIMEOUT,
                 RouterConfig.DEFAULT_BACKEND_TIMEOUT, ValueType.positiveDuration());
+        Duration clientBodyTimeout = reader.read("proxy.client-body-timeout", CLIENT_BODY_TIMEOUT,
+                RouterConfig.DEFAULT_CLIENT_BODY_TIMEOUT, ValueType.positiveDuration());
         boolean accessLog = reader.read("proxy.access-log", ACCESS_LOG, false, ValueType.bool());
         List<RouteSpec> routes = new RoutesReader(reader).read();
 
@@ -86,7 +89,7 @@ public final class RouterConfigLoader {
             throw new ConfigException(reader.problems());
         }
         return new RouterConfig(host, port, adminPort, grace, strategy, strategyOptions, backends, bodyMaxBytes,
-                backendTimeout, accessLog, routes, new ConfigOrigins(file.map(Path::toString), reader.origins()));
+                backendTimeout, clientBodyTimeout, accessLog, routes, new ConfigOrigins(file.map(Path::toString), reader.origins()));
     }
 
     /** Options written for the YAML's strategy; none when the environment switched to another. */

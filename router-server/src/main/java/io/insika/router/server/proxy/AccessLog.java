@@ -82,15 +82,18 @@ final class AccessLog implements AutoCloseable {
     /**
      * Logs a finished (or abandoned) request.
      *
+     * @param client  the client's address, taken when the request arrived (a closed socket
+     *                forgets it)
      * @param placed  where it went, or {@code null} if it failed before it was placed
      * @param error   the failure's label, or {@code null}
      * @param started {@link System#nanoTime()} when it arrived
      */
-    void log(ServerRequest request, ServerResponse response, Placed placed, String error, long started) {
+    void log(SocketAddress client, ServerRequest request, ServerResponse response, Placed placed, String error,
+             long started) {
         long micros = (System.nanoTime() - started) / 1_000;
         StringBuilder line = new StringBuilder(224).append("time=");
         time(line, System.currentTimeMillis());
-        line.append(" client=").append(client(request.remotePeer().address()));
+        line.append(" client=").append(client(client));
         line.append(" method=");
         value(line, request.prologue().method().text());
         line.append(" path=");

@@ -74,7 +74,7 @@ final class BackendForwarder implements AutoCloseable {
             ResponseBody answer;
             try {
                 long sending = System.nanoTime();
-                upload = send(request, body, writer);
+                upload = send(request, body, writer, connection);
                 head = ResponseHead.read(connection);
                 int code = head.status();
                 if (code == 101) {
@@ -127,7 +127,8 @@ final class BackendForwarder implements AutoCloseable {
      *
      * @return the upload still running, or {@code null} when all was sent
      */
-    private static Upload send(ServerRequest request, BodyPeek body, RequestWriter writer) throws IOException {
+    private static Upload send(ServerRequest request, BodyPeek body, RequestWriter writer, BackendConnection connection)
+            throws IOException {
         writer.requestLine(request.prologue());
         ForwardedHeaders.copy(request, writer);
         boolean lengthKnown = request.headers().contentLength().isPresent();
@@ -144,7 +145,7 @@ final class BackendForwarder implements AutoCloseable {
             return null;
         }
         writer.flushBuffered();
-        return Upload.start(body, writer);
+        return Upload.start(body, writer, connection);
     }
 
     private void relay(ServerResponse response, BackendConnection connection, ResponseHead head, ResponseBody answer,
@@ -173,20 +174,26 @@ final class BackendForwarder implements AutoCloseable {
         private volatile Throwable failure;
         private volatile boolean done;
 
-        private Upload(BodyPeek body, RequestWriter writer) {
+        private Upload(BodyPeek body, RequestWriter writer, BackendConnection connection) {
             this.thread = Thread.ofVirtual().name("insika-upload").unstarted(() -> {
                 try {
                     body.forwardRest(writer);
                     writer.finish();
                     done = true;
+                } catch (ClientGoneException e) {
+                    failure = e;
+                    // Nobody waits for the answer: stop the reader, which may otherwise wait out
+                    // backend-timeout for the body's rest. (Not on a failed write: the backend
+                    // may have answered early, and that answer must still be read.)
+                    connection.close();
                 } catch (IOException | RuntimeException e) {
                     failure = e;
                 }
             });
         }
 
-        static Upload start(BodyPeek body, RequestWriter writer) {
-            Upload upload = new Upload(body, writer);
+        static Upload start(BodyPeek body, RequestWriter writer, BackendConnection connection) {
+            Upload upload = new Upload(body, writer, connection);
             upload.thread.start();
             return upload;
         }

@@ -87,6 +87,18 @@ final class BodyPeek implements BodyPrefix {
         }
     }
 
+    /**
+     * Fails if reading the peeked bytes from the client failed: a request whose client is gone is
+     * not worth a backend connection.
+     *
+     * @throws ClientGoneException if it did
+     */
+    void requireClient() {
+        if (clientFailure != null) {
+            throw new ClientGoneException(clientFailure);
+        }
+    }
+
     /** How many bytes follow the peeked ones: 0 when the body is all peeked, -1 when unknown (chunked). */
     long unpeekedLength() {
         if (clientEnded || (declaredLength >= 0 && filled >= declaredLength)) {

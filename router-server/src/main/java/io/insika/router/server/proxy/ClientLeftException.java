@@ -8,4 +8,14 @@ final class ClientLeftException extends CloseConnectionException {
     ClientLeftException(String message, Throwable cause) {
         super(message, cause);
     }
+
+    /** Whether the router cut it for pausing too long ({@code client-body-timeout}). */
+    boolean timedOut() {
+        for (Throwable cause = getCause(); cause != null; cause = cause.getCause()) {
+            if (cause instanceof ClientBodyTimeout.ClientBodyTimeoutException) {
+                return true;
+            }
+        }
+        return false;
+    }
 }

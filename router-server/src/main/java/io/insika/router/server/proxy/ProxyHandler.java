@@ -1,6 +1,7 @@
 package io.insika.router.server.proxy;
 
 import java.lang.System.Logger.Level;
+import java.net.SocketAddress;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -35,6 +36,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     private final BackendForwarder forwarder;
     private final RouterMetrics metrics;
     private final AccessLog accessLog;
+    private final ClientBodyTimeout clientBodyTimeout;
 
     public ProxyHandler(RouteTable routes, BackendPool pool, ProxySettings settings, RouterMetrics metrics) {
         this.routes = routes;
@@ -42,6 +44,9 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         this.settings = settings;
         this.metrics = metrics;
         this.accessLog = AccessLog.to(settings.accessLog().orElse(null));
+        this.clientBodyTimeout = new ClientBodyTimeout(settings.clientBodyTimeout());
+        metrics.counter("client_body_timeouts", "Requests cut because their client paused too long mid-body",
+                clientBodyTimeout::timedOut);
         this.forwarder = new BackendForwarder(settings, () -> pool.snapshot().backends().stream()
                 .map(Backend::id).collect(Collectors.toUnmodifiableSet()), metrics);
         metrics.gauge("backend_connections", "Connections open to backends, busy, idle or tunnelling",
@@ -55,21 +60,29 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     @Override
     public void handle(ServerRequest request, ServerResponse response) {
         long started = System.nanoTime();
+        SocketAddress client = accessLog == null ? null : request.remotePeer().address();
         metrics.requestStarted();
         Placed placed = null;
         String error = null;
         try {
             BodyPeek body = request.content().hasEntity()
-                    ? new BodyPeek(request.content().inputStream(), settings.bodyMaxBytes(),
+                    ? new BodyPeek(clientBodyTimeout.watch(request.content().inputStream()), settings.bodyMaxBytes(),
                             request.headers().contentLength().orElse(-1))
                     : null;
             placed = place(request.prologue(), request.headers(), pool.snapshot(), body);
+            if (body != null) {
+                try {
+                    body.requireClient();
+                } catch (ClientGoneException e) {
+                    throw new ClientLeftException("client went away while its body was read for the key", e);
+                }
+            }
             error = forward(request, response, placed, body);
         } catch (BackendBrokeException e) {
             error = BackendError.BROKEN.label();
             throw e;
         } catch (ClientLeftException e) {
-            error = "client-left";
+            error = e.timedOut() ? "client-timeout" : "client-left";
             throw e;
         } catch (RuntimeException e) {
             error = "internal";
@@ -77,7 +90,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         } finally {
             metrics.requestEnded();
             if (accessLog != null) {
-                accessLog.log(request, response, placed, error, started);
+                accessLog.log(client, request, response, placed, error, started);
             }
         }
     }
@@ -107,6 +120,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     @Override
     public void close() {
         forwarder.close();
+        clientBodyTimeout.close();
         if (accessLog != null) {
             accessLog.close();
         }

@@ -8,29 +8,49 @@ import java.util.Optional;
 /**
  * What the proxy needs to know of the configuration.
  *
- * @param bodyMaxBytes   how much of a body a key extractor may read ahead of forwarding; never a
- *                       limit on what is forwarded
- * @param backendTimeout connect timeout, and the longest a backend may stay silent on a read
- * @param accessLog      where each request's access log line goes; empty for no access log
+ * @param bodyMaxBytes      how much of a body a key extractor may read ahead of forwarding; never
+ *                          a limit on what is forwarded
+ * @param backendTimeout    connect timeout, and the longest a backend may stay silent on a read
+ * @param clientBodyTimeout the longest a client may pause while sending its request body; then
+ *                          its connection is closed
+ * @param accessLog         where each request's access log line goes; empty for no access log
  */
-public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Optional<OutputStream> accessLog) {
+public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration clientBodyTimeout,
+                            Optional<OutputStream> accessLog) {
 
-    /** The seed's defaults: 256 KiB and 10 seconds; no access log. */
+    /** As nginx's {@code client_body_timeout}. */
+    public static final Duration DEFAULT_CLIENT_BODY_TIMEOUT = Duration.ofSeconds(60);
+    /** The seed's defaults: 256 KiB and 10 seconds; 60 s for a client's pause; no access log. */
     public static final ProxySettings DEFAULTS = new ProxySettings(262_144, Duration.ofSeconds(10));
 
-    /** Without an access log. */
+    /** With the default client body timeout and no access log. */
     public ProxySettings(int bodyMaxBytes, Duration backendTimeout) {
-        this(bodyMaxBytes, backendTimeout, Optional.empty());
+        this(bodyMaxBytes, backendTimeout, DEFAULT_CLIENT_BODY_TIMEOUT, Optional.empty());
     }
 
     public ProxySettings {
         if (bodyMaxBytes < 1) {
             throw new IllegalArgumentException("body-max-bytes: [" + bodyMaxBytes + "] (expected: >= 1)");
         }
-        Objects.requireNonNull(backendTimeout, "backendTimeout");
+        positive("backend-timeout", backendTimeout);
+        positive("client-body-timeout", clientBodyTimeout);
         Objects.requireNonNull(accessLog, "accessLog");
-        if (backendTimeout.isNegative() || backendTimeout.isZero()) {
-            throw new IllegalArgumentException("backend-timeout: [" + backendTimeout + "] (expected: > 0)");
+    }
+
+    /** These settings, with an access log written to this stream. */
+    public ProxySettings withAccessLog(OutputStream out) {
+        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, Optional.of(out));
+    }
+
+    /** These settings, with this client body timeout. */
+    public ProxySettings withClientBodyTimeout(Duration timeout) {
+        return new ProxySettings(bodyMaxBytes, backendTimeout, timeout, accessLog);
+    }
+
+    private static void positive(String name, Duration value) {
+        Objects.requireNonNull(value, name);
+        if (value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(name + ": [" + value + "] (expected: > 0)");
         }
     }
 }

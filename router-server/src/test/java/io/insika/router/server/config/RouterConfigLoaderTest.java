@@ -29,7 +29,7 @@ class RouterConfigLoaderTest {
             strategy: { name: fixture-picky, options: { level: high } }
             backends:
               static: [ { url: "http://10.0.0.1:9292", weight: 3 }, "http://10.0.0.2:9292/" ]
-            proxy: { body-max-bytes: 1024, backend-timeout: 1500ms, access-log: true }
+            proxy: { body-max-bytes: 1024, backend-timeout: 1500ms, client-body-timeout: 5s, access-log: true }
             routes:
               - methods: [post, PUT]
                 path: /rooms/{room}/join
@@ -58,6 +58,7 @@ class RouterConfigLoaderTest {
         assertThat(config.backends(), is(new StaticBackends(List.of())));
         assertThat(config.bodyMaxBytes(), is(262_144));
         assertThat(config.backendTimeout(), is(Duration.ofSeconds(10)));
+        assertThat(config.clientBodyTimeout(), is(Duration.ofSeconds(60)));
         assertThat(config.accessLog(), is(false));
         assertThat(config.routes(), is(DefaultRoutes.specs()));
         assertThat(config.origins().file(), is(Optional.empty()));
@@ -78,6 +79,7 @@ class RouterConfigLoaderTest {
                 Backend.of(URI.create("http://10.0.0.1:9292"), 3), Backend.parse("http://10.0.0.2:9292/")))));
         assertThat(config.bodyMaxBytes(), is(1024));
         assertThat(config.backendTimeout(), is(Duration.ofMillis(1500)));
+        assertThat(config.clientBodyTimeout(), is(Duration.ofSeconds(5)));
         assertThat(config.accessLog(), is(true));
         assertThat(config.origins().of("server.port"), is(ValueSource.YAML));
         assertThat(config.origins().of("backends.static"), is(ValueSource.YAML));
@@ -108,7 +110,7 @@ class RouterConfigLoaderTest {
         RouterConfig config = files.load(FULL, Map.of(
                 "INSIKA_ROUTER_HOST", "::", "INSIKA_ROUTER_PORT", "7000", "INSIKA_ROUTER_BODY_MAX_BYTES", "99",
                 "INSIKA_ROUTER_BACKEND_TIMEOUT", "4", "INSIKA_ROUTER_STRATEGY", "rendezvous",
-                "INSIKA_ROUTER_ACCESS_LOG", "FALSE"));
+                "INSIKA_ROUTER_ACCESS_LOG", "FALSE", "INSIKA_ROUTER_CLIENT_BODY_TIMEOUT", "7"));
 
         assertThat(config.host(), is("::"));
         assertThat(config.port(), is(7000));
@@ -116,6 +118,7 @@ class RouterConfigLoaderTest {
         assertThat(config.backendTimeout(), is(Duration.ofSeconds(4)));
         assertThat(config.strategy(), is("rendezvous"));
         assertThat(config.accessLog(), is(false));
+        assertThat(config.clientBodyTimeout(), is(Duration.ofSeconds(7)));
         assertThat(config.origins().of("server.port"), is(ValueSource.ENVIRONMENT));
         assertThat(config.origins().of("server.admin-port"), is(ValueSource.YAML));
     }
@@ -191,6 +194,6 @@ class RouterConfigLoaderTest {
         assertThat(files.load("server: { port: 1 }").origins().sources().keySet(),
                 contains("server.host", "server.port", "server.admin-port", "server.shutdown-grace", "strategy.name",
                         "strategy.options", "backends.static", "proxy.body-max-bytes", "proxy.backend-timeout",
-                        "proxy.access-log", "routes"));
+                        "proxy.client-body-timeout", "proxy.access-log", "routes"));
     }
 }

@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -32,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class AccessLogTest {
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream(); // synchronized: safe to read while written
-    private final ProxySettings logging = new ProxySettings(262_144, Duration.ofSeconds(10), Optional.of(out));
+    private final ProxySettings logging = ProxySettings.DEFAULTS.withAccessLog(out);
     private final List<TestBackend> backends = new ArrayList<>();
     private RouterFixture router;
 
@@ -120,7 +119,7 @@ class AccessLogTest {
             }
         };
         backends.add(TestBackend.start("backend-0"));
-        router = RouterFixture.start(backends, new ProxySettings(262_144, Duration.ofSeconds(10), Optional.of(broken)));
+        router = RouterFixture.start(backends, ProxySettings.DEFAULTS.withAccessLog(broken));
         for (int i = 0; i < 20; i++) {
             assertThat(status("/studio/" + i), is(200));
         }

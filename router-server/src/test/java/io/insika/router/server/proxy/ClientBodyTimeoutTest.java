@@ -1,0 +1,137 @@
+package io.insika.router.server.proxy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.insika.router.server.testing.Eventually;
+import io.insika.router.server.testing.Scrape;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.startsWith;
+
+/**
+ * A client that stops sending its body part-way is cut after {@code client-body-timeout}, and
+ * whatever its request held (a backend connection above all) is released. A slow client that
+ * keeps sending is not.
+ */
+class ClientBodyTimeoutTest {
+
+    private static final Duration TIMEOUT = Duration.ofMillis(300);
+
+    private final ByteArrayOutputStream accessLog = new ByteArrayOutputStream();
+    private TestBackend backend;
+    private RouterFixture router;
+
+    @AfterEach
+    void stop() {
+        if (router != null) {
+            router.close();
+        }
+        if (backend != null) {
+            backend.close();
+        }
+    }
+
+    private void start() {
+        backend = TestBackend.start("backend-0");
+        router = RouterFixture.start(List.of(backend),
+                ProxySettings.DEFAULTS.withClientBodyTimeout(TIMEOUT).withAccessLog(accessLog));
+    }
+
+    @Test
+    void aClientThatStallsMidBodyIsCutAndItsBackendConnectionReleased() throws Exception {
+        start();
+        try (Socket client = stalledUpload("/studio/upload", 1_000, new byte[10])) {
+            assertClosedWithoutAnswer(client);
+        }
+        awaitNoBackendConnection();
+        Eventually.await(Duration.ofSeconds(5), () -> accessLog.toString(StandardCharsets.UTF_8).contains("error="),
+                () -> "no access line");
+        assertThat(accessLog.toString(StandardCharsets.UTF_8), containsString(" error=client-timeout"));
+    }
+
+    @Test
+    void aClientThatStallsWhileTheKeyIsSoughtIsCut() throws Exception {
+        start();
+        try (Socket client = stalledUpload("/v1/responses", 1_000,
+                "{\"input\":\"abc".getBytes(StandardCharsets.UTF_8))) {
+            assertClosedWithoutAnswer(client);
+        }
+        assertThat(backend.hits.get(), is(0));
+    }
+
+    @Test
+    void aLargeUploadThatStallsIsCutToo() throws Exception {
+        start();
+        // past the 64 KiB written inline: the rest streams on its own thread
+        try (Socket client = stalledUpload("/studio/upload", 10 << 20, new byte[200 * 1024])) {
+            assertClosedWithoutAnswer(client);
+        }
+        awaitNoBackendConnection();
+    }
+
+    @Test
+    void aSlowClientThatKeepsSendingIsNotCut() throws Exception {
+        start();
+        byte[] body = "twenty bytes, slowly".getBytes(StandardCharsets.UTF_8);
+        try (Socket client = connect()) {
+            OutputStream out = client.getOutputStream();
+            out.write(("POST /studio/slow HTTP/1.1\r\nHost: test\r\nContent-Length: " + body.length + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            for (byte b : body) { // each pause is a third of the timeout; the whole upload is ~7 times it
+                out.write(b);
+                out.flush();
+                Thread.sleep(TIMEOUT.toMillis() / 3);
+            }
+            String head = RawHttp.readHead(client.getInputStream());
+            assertThat(head, startsWith("HTTP/1.1 200"));
+        }
+    }
+
+    private Socket stalledUpload(String path, int declaredLength, byte[] sentPart) throws IOException {
+        Socket client = connect();
+        OutputStream out = client.getOutputStream();
+        out.write(("POST " + path + " HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: "
+                + declaredLength + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(sentPart);
+        out.flush();
+        return client; // and sends nothing more
+    }
+
+    private Socket connect() throws IOException {
+        Socket client = new Socket(InetAddress.getLoopbackAddress(), router.port());
+        client.setSoTimeout(15_000); // far past the router's timeout: a hang fails the test instead of stalling it
+        return client;
+    }
+
+    private static void assertClosedWithoutAnswer(Socket client) throws IOException {
+        InputStream in = client.getInputStream();
+        try {
+            int first = in.read();
+            assertThat("the router answered instead of closing: " + (char) first, first, is(-1));
+        } catch (SocketTimeoutException e) {
+            throw new AssertionError("the connection was still open after 15 s", e);
+        } catch (IOException reset) {
+            // closed with a reset: as good as a close for a client that stopped sending
+        }
+    }
+
+    private void awaitNoBackendConnection() {
+        Eventually.await(Duration.ofSeconds(5),
+                () -> Scrape.of(router.adminPort()).sum("insika_router_backend_connections") == 0.0,
+                () -> Scrape.of(router.adminPort()).matching("insika_router_backend_connections").toString());
+    }
+}
