@@ -29,6 +29,12 @@ class DemoTest {
                 backends.add(Http.postJson(demo.port(), "/v1/responses", "{\"user\":\"u" + user + "\"}").body());
             }
             assertEquals(3, backends.size(), "thirty users spread over the three demo backends");
+
+            String metricsLine = "Metrics (admin port): curl -s http://127.0.0.1:" + demo.adminPort() + "/observe/metrics";
+            assertTrue(demo.stdout().contains(metricsLine), demo.stdout());
+            String metrics = Http.get(demo.adminPort(), "/observe/metrics", Map.of()).body();
+            assertTrue(metrics.contains("insika_router_requests_total{placement=\"key\",route=\"POST /v1/responses\"} 33.0"),
+                    metrics);
             assertEquals(0, demo.terminate().exitCode());
         }
     }

@@ -100,6 +100,8 @@ final class DemoCommand {
         out.println("  curl -s " + base + "/studio/anything");
         out.println();
         out.println("Health (admin port): curl -s http://127.0.0.1:" + router.adminPort() + "/observe/health");
+        out.println("Metrics (admin port): curl -s http://127.0.0.1:" + router.adminPort() + "/observe/metrics"
+                + " | grep ^insika_router");
         out.println("Ctrl-C stops the demo.");
         out.flush();
     }
