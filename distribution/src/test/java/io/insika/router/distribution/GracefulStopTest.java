@@ -32,4 +32,26 @@ class GracefulStopTest {
             assertTrue(stopped.stderr().contains("stopped"), stopped.stderr());
         }
     }
+
+    @Test
+    void duringTheStopDelayTheRouterIsNotReadyButStillServes() throws Exception {
+        UnpackedDistribution dist = UnpackedDistribution.unpack();
+        try (WhoAmIBackend backend = new WhoAmIBackend("still-here");
+             RouterProcess router = RouterProcess.start(dist, Map.of("INSIKA_ROUTER_STOP_DELAY", "3"),
+                     "--config", dist.configFor(List.of(backend), "").toString()).awaitListening()) {
+            router.sigterm();
+            for (int i = 0; i < 200 && Http.get(router.adminPort(), "/observe/health/ready", Map.of()).statusCode() != 503;
+                 i++) {
+                RouterProcess.sleep(10);
+            }
+            assertEquals(503, Http.get(router.adminPort(), "/observe/health/ready", Map.of()).statusCode());
+
+            HttpResponse<String> late = Http.postJson(router.port(), "/v1/responses", "{\"user\":\"late\"}");
+
+            assertEquals(200, late.statusCode());
+            assertEquals("still-here", late.body());
+            RouterProcess.Result stopped = router.awaitExit();
+            assertEquals(0, stopped.exitCode(), stopped.stderr());
+        }
+    }
 }

@@ -100,6 +100,11 @@ final class RouterProcess implements AutoCloseable {
         return process.pid();
     }
 
+    /** Sends SIGTERM (what {@link Process#destroy()} does on Linux) and returns at once. */
+    void sigterm() {
+        process.destroy();
+    }
+
     /** Sends SIGTERM (what {@link Process#destroy()} does on Linux) and waits for the exit. */
     Result terminate() {
         process.destroy();

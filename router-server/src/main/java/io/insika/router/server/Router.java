@@ -8,6 +8,7 @@ import java.util.stream.Collectors;
 
 import io.insika.router.api.PluginOptions;
 import io.insika.router.server.config.DnsBackends;
+import io.insika.router.server.config.DurationText;
 import io.insika.router.server.config.RouterConfig;
 import io.insika.router.server.config.StaticBackends;
 import io.insika.router.server.discovery.BackendDiscovery;
@@ -48,7 +49,8 @@ public final class Router implements AutoCloseable {
         BackendDiscovery discovery = BackendDiscovery.start(config.backends(), pool);
         try {
             RouterServer server = RouterServer.start(
-                    new ServerSettings(config.host(), config.port(), config.adminPort(), config.shutdownGrace()),
+                    new ServerSettings(config.host(), config.port(), config.adminPort(), config.shutdownGrace(),
+                            config.stopDelay()),
                     routes, pool, new ProxySettings(config.bodyMaxBytes(), config.backendTimeout(), config.clientBodyTimeout(),
                             // straight to the descriptor: System.out's PrintStream locks and flushes per call
                             config.accessLog() ? Optional.of(new FileOutputStream(FileDescriptor.out)) : Optional.empty()));
@@ -88,7 +90,12 @@ public final class Router implements AutoCloseable {
     /** Stops accepting, lets in-flight requests finish up to the shutdown grace, stops discovery. */
     @Override
     public void close() {
-        LOG.log(Level.INFO, "stopping: in-flight requests may finish");
+        if (server.stopDelay().isPositive()) {
+            LOG.log(Level.INFO, "stopping: not ready; still serving for {0}, then in-flight requests may finish",
+                    DurationText.format(server.stopDelay()));
+        } else {
+            LOG.log(Level.INFO, "stopping: in-flight requests may finish");
+        }
         server.close();
         discovery.close();
         LOG.log(Level.INFO, "stopped");
@@ -102,7 +109,8 @@ public final class Router implements AutoCloseable {
         LOG.log(Level.INFO, "backends: {0}", switch (config.backends()) {
             case StaticBackends list -> list.backends().isEmpty() ? "none configured"
                     : "static " + list.backends().stream().map(Object::toString).collect(Collectors.joining(", "));
-            case DnsBackends dns -> "DNS " + dns.name() + " port " + dns.port() + ", every " + dns.interval();
+            case DnsBackends dns -> "DNS " + dns.name() + " port " + dns.port() + ", every "
+                    + DurationText.format(dns.interval());
         });
         if (registry.plugins().isEmpty()) {
             LOG.log(Level.INFO, "plugins: none");

@@ -2,6 +2,7 @@ package io.insika.router.server;
 
 import java.io.UncheckedIOException;
 import java.net.BindException;
+import java.time.Duration;
 import java.util.Objects;
 
 import io.helidon.http.HeaderValues;
@@ -37,10 +38,12 @@ public final class RouterServer implements AutoCloseable {
     private final ProxyHandler proxy;
     private final DrainReadiness draining;
     private final RouterMetrics metrics;
+    private final Duration stopDelay;
 
     private RouterServer(WebServer server, WebServer admin, ProxyHandler proxy, DrainReadiness draining,
-                         RouterMetrics metrics) {
+                         RouterMetrics metrics, Duration stopDelay) {
         this.metrics = metrics;
+        this.stopDelay = stopDelay;
         this.server = server;
         this.admin = admin;
         this.proxy = proxy;
@@ -123,7 +126,7 @@ public final class RouterServer implements AutoCloseable {
             proxy.close();
             throw cannotListen(server.host(), server.port());
         }
-        return new RouterServer(main, admin, proxy, draining, metrics);
+        return new RouterServer(main, admin, proxy, draining, metrics, server.stopDelay());
     }
 
     // Helidon logs why (a port taken) and returns a stopped server rather than throwing
@@ -163,19 +166,37 @@ public final class RouterServer implements AutoCloseable {
         return metrics;
     }
 
+    /** How long a stop keeps serving before it stops accepting. */
+    public Duration stopDelay() {
+        return stopDelay;
+    }
+
     public boolean isRunning() {
         return server.isRunning();
     }
 
     /**
-     * Stops accepting, lets in-flight requests finish up to the grace, closes the rest; readiness
-     * reports not ready from the first moment ({@link DrainReadiness}).
+     * Readiness reports not ready from the first moment ({@link DrainReadiness}); requests are
+     * still accepted and served for the stop delay, while load balancers take the router out;
+     * then it stops accepting, lets in-flight requests finish up to the grace, closes the rest.
      */
     @Override
     public void close() {
         draining.drain();
+        boolean interrupted = false;
+        if (stopDelay.isPositive()) {
+            try {
+                Thread.sleep(stopDelay);
+            } catch (InterruptedException e) {
+                interrupted = true; // asked to hurry: stop now
+            }
+        }
+        // Helidon's stop refuses to run on an interrupted thread, so the flag is restored after
         server.stop();
         admin.stop();
         proxy.close();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

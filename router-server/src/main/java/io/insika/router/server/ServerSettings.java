@@ -11,17 +11,29 @@ import java.util.Objects;
  * @param adminPort     the observe endpoints' port, never proxied; 0 picks a free one
  * @param shutdownGrace how long in-flight requests may finish once the server stops accepting;
  *                      after it, the connections still busy are interrupted and closed
+ * @param stopDelay     how long a stopping router keeps accepting, readiness already down,
+ *                      before it stops accepting: the time load balancers need to notice
  */
-public record ServerSettings(String host, int port, int adminPort, Duration shutdownGrace) {
+public record ServerSettings(String host, int port, int adminPort, Duration shutdownGrace, Duration stopDelay) {
 
     /** Helidon's own default grace; what a server started without one gets. */
     public static final Duration HELIDON_GRACE = Duration.ofMillis(500);
 
+    /** Stopping at once when asked: no stop delay. */
+    public ServerSettings(String host, int port, int adminPort, Duration shutdownGrace) {
+        this(host, port, adminPort, shutdownGrace, Duration.ZERO);
+    }
+
     public ServerSettings {
         Objects.requireNonNull(host, "host");
-        Objects.requireNonNull(shutdownGrace, "shutdownGrace");
-        if (shutdownGrace.isNegative()) {
-            throw new IllegalArgumentException("shutdownGrace: [" + shutdownGrace + "] (expected: >= 0)");
+        notNegative("shutdownGrace", shutdownGrace);
+        notNegative("stopDelay", stopDelay);
+    }
+
+    private static void notNegative(String name, Duration value) {
+        Objects.requireNonNull(value, name);
+        if (value.isNegative()) {
+            throw new IllegalArgumentException(name + ": [" + value + "] (expected: >= 0)");
         }
     }
 }

@@ -20,6 +20,7 @@ import io.insika.router.server.routing.DefaultRoutes;
 import io.insika.router.server.routing.RouteTable;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class AdminSocketTest {
@@ -64,6 +65,40 @@ class AdminSocketTest {
                 assertTrue(closing.isAlive(), "still draining the held request when readiness said 503");
                 closing.join();
             }
+        }
+    }
+
+    // Kubernetes sends SIGTERM as it removes the pod from the endpoints; load balancers notice a
+    // few seconds later. Requests they send meanwhile must still be served, not refused.
+    @Test
+    void duringTheStopDelayReadinessIsDownAndRequestsAreStillServed() throws Exception {
+        try (ServerSocket backend = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            BackendPool pool = pool();
+            pool.update(java.util.List.of(Backend.parse("http://127.0.0.1:9")));
+            RouterServer server = RouterServer.start(
+                    new ServerSettings("127.0.0.1", 0, 0, Duration.ZERO, Duration.ofSeconds(30)),
+                    RouteTable.build(DefaultRoutes.specs(), PluginRegistry.builtIn()), pool, ProxySettings.DEFAULTS);
+            int port = server.port(); // a stopped server reports -1
+            Thread closing = Thread.ofVirtual().start(server::close);
+            io.insika.router.server.testing.Eventually.await(Duration.ofSeconds(5),
+                    () -> uncheckedStatus(server.adminPort(), "/observe/health/ready") == 503, () -> "still ready");
+
+            assertTrue(closing.isAlive(), "the delay is running");
+            assertEquals(200, get(port, "/up").statusCode(), "a request arriving in the delay is served");
+
+            closing.interrupt(); // asked to hurry: the delay ends and the router stops
+            closing.join(10_000);
+            assertTrue(!closing.isAlive(), "stopped once interrupted");
+            assertThrows(java.net.ConnectException.class,
+                    () -> new Socket(InetAddress.getLoopbackAddress(), port).close(), "the port is closed");
+        }
+    }
+
+    private static int uncheckedStatus(int port, String path) {
+        try {
+            return get(port, path).statusCode();
+        } catch (Exception e) {
+            throw new AssertionError(e);
         }
     }
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.stream.Collectors;
 
 import io.insika.router.server.config.DnsBackends;
+import io.insika.router.server.config.DurationText;
 import io.insika.router.server.config.RouterConfig;
 import io.insika.router.server.config.StaticBackends;
 
@@ -18,14 +19,15 @@ final class ConfigValues {
             case "server.host" -> config.host();
             case "server.port" -> String.valueOf(config.port());
             case "server.admin-port" -> String.valueOf(config.adminPort());
-            case "server.shutdown-grace" -> text(config.shutdownGrace());
+            case "server.shutdown-grace" -> DurationText.format(config.shutdownGrace());
+            case "server.stop-delay" -> DurationText.format(config.stopDelay());
             case "strategy.name" -> config.strategy();
             case "strategy.options" -> config.strategyOptions().names().stream()
                     .map(name -> name + "=" + config.strategyOptions().get(name).orElse(""))
                     .collect(Collectors.joining(", ", "{", "}"));
             case "proxy.body-max-bytes" -> String.valueOf(config.bodyMaxBytes());
-            case "proxy.backend-timeout" -> text(config.backendTimeout());
-            case "proxy.client-body-timeout" -> text(config.clientBodyTimeout());
+            case "proxy.backend-timeout" -> DurationText.format(config.backendTimeout());
+            case "proxy.client-body-timeout" -> DurationText.format(config.clientBodyTimeout());
             case "proxy.access-log" -> String.valueOf(config.accessLog());
             case "routes" -> config.routes().size() + " route(s)";
             case "backends.static" -> config.backends() instanceof StaticBackends list
@@ -40,28 +42,10 @@ final class ConfigValues {
         return switch (key) {
             case "backends.dns.name" -> dns.name();
             case "backends.dns.port" -> String.valueOf(dns.port());
-            case "backends.dns.interval" -> text(dns.interval());
+            case "backends.dns.interval" -> DurationText.format(dns.interval());
             case "backends.dns.resolver" -> dns.resolver().map(Object::toString).orElse("the system's");
-            case "backends.dns.timeout" -> text(dns.timeout());
+            case "backends.dns.timeout" -> DurationText.format(dns.timeout());
             default -> "";
         };
-    }
-
-    // In the form a user writes in the YAML (10s, 500ms, 2m), not ISO-8601's PT10S.
-    static String text(Duration duration) {
-        long millis = duration.toMillis();
-        if (!duration.equals(Duration.ofMillis(millis))) {
-            return duration.toString(); // below a millisecond: only ISO says it exactly
-        }
-        if (millis != 0 && millis % 3_600_000 == 0) {
-            return millis / 3_600_000 + "h";
-        }
-        if (millis != 0 && millis % 60_000 == 0) {
-            return millis / 60_000 + "m";
-        }
-        if (millis % 1_000 == 0) {
-            return millis / 1_000 + "s";
-        }
-        return millis + "ms";
     }
 }

@@ -67,7 +67,7 @@ final class DemoCommand {
         Optional.ofNullable(environment.get(EnvironmentOverrides.STRATEGY))
                 .ifPresent(strategy -> demo.put(EnvironmentOverrides.STRATEGY, strategy));
         RouterConfig c = new RouterConfigLoader(plugins).load(Optional.empty(), demo);
-        return new RouterConfig(c.host(), c.port(), 0, c.shutdownGrace(), c.strategy(), c.strategyOptions(),
+        return new RouterConfig(c.host(), c.port(), 0, c.shutdownGrace(), c.stopDelay(), c.strategy(), c.strategyOptions(),
                 c.backends(), c.bodyMaxBytes(), c.backendTimeout(), c.clientBodyTimeout(), c.accessLog(), c.routes(), c.origins());
     }
 

@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * variables are seconds, and YAML accepts the same), a number with a unit ({@code 500ms},
  * {@code 10s}, {@code 2m}, {@code 1h}), or ISO-8601 ({@code PT15S}).
  */
-final class DurationText {
+public final class DurationText {
 
     /** What a valid duration looks like, for error messages. */
     static final String FORMS = "seconds such as 15 or 0.5, or 500ms, 10s, 2m, 1h, or ISO-8601 such as PT15S";
@@ -48,5 +48,28 @@ final class DurationText {
             return Optional.empty();
         }
         return Optional.of(Duration.ofNanos(nanos.longValue()));
+    }
+
+    // In the form a user writes in the YAML (10s, 500ms, 2m), not ISO-8601's PT10S.
+    /**
+     * A duration as a person writes it in the YAML.
+     *
+     * @return the largest whole unit: {@code 10s}, {@code 500ms}, {@code 2m}
+     */
+    public static String format(Duration duration) {
+        long millis = duration.toMillis();
+        if (!duration.equals(Duration.ofMillis(millis))) {
+            return duration.toString(); // below a millisecond: only ISO says it exactly
+        }
+        if (millis != 0 && millis % 3_600_000 == 0) {
+            return millis / 3_600_000 + "h";
+        }
+        if (millis != 0 && millis % 60_000 == 0) {
+            return millis / 60_000 + "m";
+        }
+        if (millis % 1_000 == 0) {
+            return millis / 1_000 + "s";
+        }
+        return millis + "ms";
     }
 }

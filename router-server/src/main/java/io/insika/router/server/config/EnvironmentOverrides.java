@@ -30,6 +30,8 @@ public final class EnvironmentOverrides {
     public static final String CLIENT_BODY_TIMEOUT = "INSIKA_ROUTER_CLIENT_BODY_TIMEOUT";
     /** {@code proxy.access-log}. */
     public static final String ACCESS_LOG = "INSIKA_ROUTER_ACCESS_LOG";
+    /** {@code server.stop-delay}, in seconds. */
+    public static final String STOP_DELAY = "INSIKA_ROUTER_STOP_DELAY";
     /** {@code server.host}. */
     public static final String HOST = "INSIKA_ROUTER_HOST";
     /** {@code server.port}. */

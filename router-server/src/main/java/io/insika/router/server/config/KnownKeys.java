@@ -30,7 +30,8 @@ final class KnownKeys {
     private static final Shape OPEN = new Open();
 
     private static final Shape SCHEMA = new Fields(Map.of(
-            "server", new Fields(Map.of("host", OPEN, "port", OPEN, "admin-port", OPEN, "shutdown-grace", OPEN)),
+            "server", new Fields(Map.of("host", OPEN, "port", OPEN, "admin-port", OPEN, "shutdown-grace", OPEN,
+                    "stop-delay", OPEN)),
             "strategy", new Fields(Map.of("name", OPEN, "options", OPEN)),
             "backends", new Fields(Map.of(
                     "static", new Items(new Fields(Map.of("url", OPEN, "weight", OPEN))),

@@ -21,6 +21,9 @@ import io.insika.router.server.routing.RouteSpec;
  *                        ({@code server.admin-port})
  * @param shutdownGrace   how long in-flight requests may finish after SIGTERM; zero or more;
  *                        default 10 s ({@code server.shutdown-grace})
+ * @param stopDelay       after SIGTERM, how long requests are still accepted while readiness
+ *                        is down, before the listener closes; zero or more; default 0
+ *                        ({@code server.stop-delay}, {@code INSIKA_ROUTER_STOP_DELAY})
  * @param strategy        the placement strategy's provider name; default {@code ketama}
  *                        ({@code strategy.name}, {@code INSIKA_ROUTER_STRATEGY})
  * @param strategyOptions options handed to that provider, path {@code strategy.options}; empty
@@ -44,7 +47,8 @@ import io.insika.router.server.routing.RouteSpec;
  *                        YAML has no {@code routes}
  * @param origins         where each value came from
  */
-public record RouterConfig(String host, int port, int adminPort, Duration shutdownGrace, String strategy,
+public record RouterConfig(String host, int port, int adminPort, Duration shutdownGrace, Duration stopDelay,
+                           String strategy,
                            PluginOptions strategyOptions, BackendSource backends, int bodyMaxBytes,
                            Duration backendTimeout, Duration clientBodyTimeout, boolean accessLog, List<RouteSpec> routes,
                            ConfigOrigins origins) {
@@ -61,6 +65,7 @@ public record RouterConfig(String host, int port, int adminPort, Duration shutdo
     public RouterConfig {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+        Objects.requireNonNull(stopDelay, "stopDelay");
         Objects.requireNonNull(strategy, "strategy");
         Objects.requireNonNull(strategyOptions, "strategyOptions");
         Objects.requireNonNull(backends, "backends");

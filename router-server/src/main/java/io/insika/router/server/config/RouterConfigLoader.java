@@ -20,6 +20,7 @@ import static io.insika.router.server.config.EnvironmentOverrides.BODY_MAX_BYTES
 import static io.insika.router.server.config.EnvironmentOverrides.CLIENT_BODY_TIMEOUT;
 import static io.insika.router.server.config.EnvironmentOverrides.HOST;
 import static io.insika.router.server.config.EnvironmentOverrides.PORT;
+import static io.insika.router.server.config.EnvironmentOverrides.STOP_DELAY;
 import static io.insika.router.server.config.EnvironmentOverrides.STRATEGY;
 
 /**
@@ -62,6 +63,7 @@ public final class RouterConfigLoader {
         int adminPort = reader.read("server.admin-port", null, RouterConfig.DEFAULT_ADMIN_PORT, ValueType.listenPort());
         Duration grace = reader.read("server.shutdown-grace", null, RouterConfig.DEFAULT_SHUTDOWN_GRACE,
                 ValueType.durationOrZero());
+        Duration stopDelay = reader.read("server.stop-delay", STOP_DELAY, Duration.ZERO, ValueType.durationOrZero());
         if (port == adminPort && port != 0) {
             reader.problem("server.admin-port", String.valueOf(adminPort),
                     "a port other than the proxy's port " + port + ", so observe endpoints are never proxied");
@@ -88,7 +90,7 @@ public final class RouterConfigLoader {
         if (!reader.problems().isEmpty()) {
             throw new ConfigException(reader.problems());
         }
-        return new RouterConfig(host, port, adminPort, grace, strategy, strategyOptions, backends, bodyMaxBytes,
+        return new RouterConfig(host, port, adminPort, grace, stopDelay, strategy, strategyOptions, backends, bodyMaxBytes,
                 backendTimeout, clientBodyTimeout, accessLog, routes, new ConfigOrigins(file.map(Path::toString), reader.origins()));
     }
 

@@ -31,4 +31,21 @@ class DurationTextTest {
             assertThat(text, DurationText.parse(text), is(Optional.empty()));
         }
     }
+
+    // check prints durations the way the YAML accepts and a person writes them
+    @Test
+    void durationsPrintInTheLargestWholeUnit() {
+        assertThat(DurationText.format(Duration.ofSeconds(10)), is("10s"));
+        assertThat(DurationText.format(Duration.ofMillis(500)), is("500ms"));
+        assertThat(DurationText.format(Duration.ofMillis(1_500)), is("1500ms"));
+        assertThat(DurationText.format(Duration.ofMinutes(2)), is("2m"));
+        assertThat(DurationText.format(Duration.ofMinutes(90)), is("90m"));
+        assertThat(DurationText.format(Duration.ofHours(1)), is("1h"));
+        assertThat(DurationText.format(Duration.ZERO), is("0s"));
+    }
+
+    @Test
+    void aDurationFinerThanAMillisecondKeepsItsExactIsoForm() {
+        assertThat(DurationText.format(Duration.ofNanos(1_500_000)), is("PT0.0015S"));
+    }
 }

@@ -25,7 +25,7 @@ import static org.hamcrest.Matchers.is;
 class RouterConfigLoaderTest {
 
     private static final String FULL = """
-            server: { host: 127.0.0.1, port: 8080, admin-port: 8081, shutdown-grace: 3s }
+            server: { host: 127.0.0.1, port: 8080, admin-port: 8081, shutdown-grace: 3s, stop-delay: 2s }
             strategy: { name: fixture-picky, options: { level: high } }
             backends:
               static: [ { url: "http://10.0.0.1:9292", weight: 3 }, "http://10.0.0.2:9292/" ]
@@ -53,6 +53,7 @@ class RouterConfigLoaderTest {
         assertThat(config.port(), is(9090));
         assertThat(config.adminPort(), is(9091));
         assertThat(config.shutdownGrace(), is(Duration.ofSeconds(10)));
+        assertThat(config.stopDelay(), is(Duration.ZERO));
         assertThat(config.strategy(), is("ketama"));
         assertThat(config.strategyOptions().names(), is(empty()));
         assertThat(config.backends(), is(new StaticBackends(List.of())));
@@ -73,6 +74,7 @@ class RouterConfigLoaderTest {
         assertThat(config.port(), is(8080));
         assertThat(config.adminPort(), is(8081));
         assertThat(config.shutdownGrace(), is(Duration.ofSeconds(3)));
+        assertThat(config.stopDelay(), is(Duration.ofSeconds(2)));
         assertThat(config.strategy(), is("fixture-picky"));
         assertThat(config.strategyOptions(), is(PluginOptions.of("strategy.options", Map.of("level", "high"))));
         assertThat(config.backends(), is(new StaticBackends(List.of(
@@ -110,7 +112,8 @@ class RouterConfigLoaderTest {
         RouterConfig config = files.load(FULL, Map.of(
                 "INSIKA_ROUTER_HOST", "::", "INSIKA_ROUTER_PORT", "7000", "INSIKA_ROUTER_BODY_MAX_BYTES", "99",
                 "INSIKA_ROUTER_BACKEND_TIMEOUT", "4", "INSIKA_ROUTER_STRATEGY", "rendezvous",
-                "INSIKA_ROUTER_ACCESS_LOG", "FALSE", "INSIKA_ROUTER_CLIENT_BODY_TIMEOUT", "7"));
+                "INSIKA_ROUTER_ACCESS_LOG", "FALSE", "INSIKA_ROUTER_CLIENT_BODY_TIMEOUT", "7",
+                "INSIKA_ROUTER_STOP_DELAY", "500ms"));
 
         assertThat(config.host(), is("::"));
         assertThat(config.port(), is(7000));
@@ -119,6 +122,7 @@ class RouterConfigLoaderTest {
         assertThat(config.strategy(), is("rendezvous"));
         assertThat(config.accessLog(), is(false));
         assertThat(config.clientBodyTimeout(), is(Duration.ofSeconds(7)));
+        assertThat(config.stopDelay(), is(Duration.ofMillis(500)));
         assertThat(config.origins().of("server.port"), is(ValueSource.ENVIRONMENT));
         assertThat(config.origins().of("server.admin-port"), is(ValueSource.YAML));
     }
@@ -192,7 +196,8 @@ class RouterConfigLoaderTest {
     @Test
     void originsListTheDnsKeysOnlyInDnsMode() {
         assertThat(files.load("server: { port: 1 }").origins().sources().keySet(),
-                contains("server.host", "server.port", "server.admin-port", "server.shutdown-grace", "strategy.name",
+                contains("server.host", "server.port", "server.admin-port", "server.shutdown-grace",
+                        "server.stop-delay", "strategy.name",
                         "strategy.options", "backends.static", "proxy.body-max-bytes", "proxy.backend-timeout",
                         "proxy.client-body-timeout", "proxy.access-log", "routes"));
     }

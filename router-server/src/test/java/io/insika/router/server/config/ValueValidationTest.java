@@ -78,6 +78,13 @@ class ValueValidationTest {
     }
 
     @Test
+    void aNegativeStopDelayIsRejectedButZeroIsAllowed() {
+        assertThat(files.problems("", Map.of("INSIKA_ROUTER_STOP_DELAY", "-2")), contains("INSIKA_ROUTER_STOP_DELAY: [-2] "
+                + "(expected: zero or a positive duration: " + DurationText.FORMS + ")"));
+        files.load("server: { stop-delay: 0 }");
+    }
+
+    @Test
     void staticAndDnsTogetherAreRejectedWhereverTheyAreGiven() {
         assertThat(files.problems("backends: { static: [ http://127.0.0.1:1 ], dns: { name: a.test, port: 80 } }"),
                 contains("backends: [static, dns] (expected: exactly one of static or dns)"));
