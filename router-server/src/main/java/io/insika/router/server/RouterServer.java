@@ -9,6 +9,7 @@ import io.helidon.http.HeaderValues;
 import io.insika.router.server.proxy.PassThroughEncoding;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.WebServer;
+import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.RoutingRequest;
@@ -102,7 +103,7 @@ public final class RouterServer implements AutoCloseable {
             proxy.close();
             throw cannotListen(server.host(), server.adminPort());
         }
-        WebServer main = WebServer.builder()
+        WebServerConfig.Builder mainConfig = WebServer.builder()
                 .host(server.host())
                 .port(server.port())
                 .shutdownHook(false)
@@ -115,12 +116,11 @@ public final class RouterServer implements AutoCloseable {
                 // Bytes pass through untouched: never decode a request body or encode a response.
                 .contentEncoding(PassThroughEncoding.INSTANCE)
                 .addProtocol(Http1Config.builder().maxPrologueLength(8192).build())
-                // WebSocket upgrades are tunnelled to the owner (UpgradeTunnel)
-                .addProtocol(new UpgradeTunnelConfig(proxy))
                 .featuresDiscoverServices(false)
-                .routing(routing -> routing(routing, proxy))
-                .build()
-                .start();
+                .routing(routing -> routing(routing, proxy));
+        // WebSocket upgrades are tunnelled to the owner (UpgradeTunnel)
+        UpgradeTunnelConfig.forEverySpelling(proxy).forEach(mainConfig::addProtocol);
+        WebServer main = mainConfig.build().start();
         if (!main.isRunning()) {
             admin.stop();
             proxy.close();

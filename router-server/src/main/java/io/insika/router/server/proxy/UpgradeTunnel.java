@@ -34,14 +34,16 @@ final class UpgradeTunnel implements Http1Upgrader {
     private static final System.Logger LOGGER = System.getLogger(UpgradeTunnel.class.getName());
 
     private final ProxyHandler proxy;
+    private final String spelling;
 
-    UpgradeTunnel(ProxyHandler proxy) {
+    UpgradeTunnel(ProxyHandler proxy, String spelling) {
         this.proxy = proxy;
+        this.spelling = spelling;
     }
 
     @Override
     public String supportedProtocol() {
-        return "websocket";
+        return spelling;
     }
 
     @Override

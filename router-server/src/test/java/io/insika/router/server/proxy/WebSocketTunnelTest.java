@@ -106,6 +106,29 @@ class WebSocketTunnelTest {
         }
     }
 
+    // RFC 6455 4.2.1: the token is compared case-insensitively; Helidon looks it up as written
+    @Test
+    void anUpgradeSpelledWebSocketIsTunnelledToo() throws Exception {
+        start(2, ProxySettings.DEFAULTS);
+        for (String spelling : List.of("WebSocket", "Websocket", "WEBSOCKET")) {
+            try (Socket socket = new Socket("127.0.0.1", router.port())) {
+                socket.setSoTimeout(20_000);
+                socket.getOutputStream().write(UPGRADE.formatted("spelt").replace("Upgrade: websocket", "Upgrade: " + spelling)
+                        .getBytes(StandardCharsets.US_ASCII));
+                assertThat(spelling, RawHttp.readHead(socket.getInputStream()), startsWith("HTTP/1.1 101"));
+                String greeting = new String(socket.getInputStream().readNBytes(8), StandardCharsets.US_ASCII);
+                assertThat(greeting, is(backendFor(ownerOf("spelt")).name));
+            }
+        }
+        for (EchoBackend backend : backends) {
+            for (String request : backend.requests) {
+                assertThat("the client's spelling goes to the backend", request,
+                        org.hamcrest.Matchers.anyOf(containsString("Upgrade: WebSocket"),
+                                containsString("Upgrade: Websocket"), containsString("Upgrade: WEBSOCKET")));
+            }
+        }
+    }
+
     @Test
     void aQuietTunnelOutlivesTheBackendTimeout() throws Exception {
         start(1, new ProxySettings(262_144, Duration.ofMillis(200)));
