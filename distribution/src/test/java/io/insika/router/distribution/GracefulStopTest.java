@@ -37,7 +37,7 @@ class GracefulStopTest {
     void duringTheStopDelayTheRouterIsNotReadyButStillServes() throws Exception {
         UnpackedDistribution dist = UnpackedDistribution.unpack();
         try (WhoAmIBackend backend = new WhoAmIBackend("still-here");
-             RouterProcess router = RouterProcess.start(dist, Map.of("INSIKA_ROUTER_STOP_DELAY", "3"),
+             RouterProcess router = RouterProcess.start(dist, Map.of("INSIKA_ROUTER_STOP_DELAY", "5"),
                      "--config", dist.configFor(List.of(backend), "").toString()).awaitListening()) {
             router.sigterm();
             for (int i = 0; i < 200 && Http.get(router.adminPort(), "/observe/health/ready", Map.of()).statusCode() != 503;

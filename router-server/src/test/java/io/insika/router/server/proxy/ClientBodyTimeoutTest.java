@@ -85,16 +85,18 @@ class ClientBodyTimeoutTest {
 
     @Test
     void aSlowClientThatKeepsSendingIsNotCut() throws Exception {
-        start();
+        Duration timeout = Duration.ofSeconds(1); // ten times each pause: a loaded machine oversleeps
+        backend = TestBackend.start("backend-0");
+        router = RouterFixture.start(List.of(backend), ProxySettings.DEFAULTS.withClientBodyTimeout(timeout));
         byte[] body = "twenty bytes, slowly".getBytes(StandardCharsets.UTF_8);
         try (Socket client = connect()) {
             OutputStream out = client.getOutputStream();
             out.write(("POST /studio/slow HTTP/1.1\r\nHost: test\r\nContent-Length: " + body.length + "\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
-            for (byte b : body) { // each pause is a third of the timeout; the whole upload is ~7 times it
+            for (byte b : body) { // the whole upload takes twice the timeout
                 out.write(b);
                 out.flush();
-                Thread.sleep(TIMEOUT.toMillis() / 3);
+                Thread.sleep(timeout.toMillis() / 10);
             }
             String head = RawHttp.readHead(client.getInputStream());
             assertThat(head, startsWith("HTTP/1.1 200"));
