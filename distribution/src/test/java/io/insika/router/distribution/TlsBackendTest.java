@@ -42,7 +42,7 @@ class TlsBackendTest {
 
     @BeforeAll
     static void start() throws Exception {
-        work = Files.createTempDirectory("insika-tls");
+        work = Files.createTempDirectory(Files.createDirectories(UnpackedDistribution.WORK), "tls-"); // under target/
         Path keys = work.resolve("backend.p12");
         Path trust = work.resolve("trust.p12");
         Path cert = work.resolve("backend.pem");

@@ -41,11 +41,21 @@ public final class FixturePlugins {
     private FixturePlugins() {
     }
 
-    /** The registry: built-ins plus whichever stand-ins they lack. */
+    /** The registry: built-ins plus whichever stand-ins they lack. Built once per test JVM. */
     public static PluginRegistry registry() {
+        return Holder.REGISTRY;
+    }
+
+    private static final class Holder {
+        static final PluginRegistry REGISTRY = load();
+    }
+
+    private static PluginRegistry load() {
         PluginRegistry builtIn = PluginRegistry.builtIn();
         try {
             Path dir = Files.createTempDirectory("insika-fixture-plugins");
+            // the loader keeps reading the directory while tests run: delete it as the JVM ends
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(dir)));
             Path services = Files.createDirectories(dir.resolve("META-INF/services"));
             Files.write(services.resolve(RouteStrategyProvider.class.getName()),
                     missing(STRATEGIES, RouteStrategyProvider::name, builtIn.strategyNames()));
@@ -56,6 +66,14 @@ public final class FixturePlugins {
             return PluginRegistry.load(loader);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            // a temp directory left behind is all that is lost
         }
     }
 
