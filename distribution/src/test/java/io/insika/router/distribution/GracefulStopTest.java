@@ -54,4 +54,24 @@ class GracefulStopTest {
             assertEquals(0, stopped.exitCode(), stopped.stderr());
         }
     }
+
+    @Test
+    void aSecondSignalEndsTheStopDelay() throws Exception {
+        UnpackedDistribution dist = UnpackedDistribution.unpack();
+        try (WhoAmIBackend backend = new WhoAmIBackend("hurried");
+             RouterProcess router = RouterProcess.start(dist, Map.of("INSIKA_ROUTER_STOP_DELAY", "300"),
+                     "--config", dist.configFor(List.of(backend), "").toString()).awaitListening()) {
+            router.sigterm();
+            for (int i = 0; i < 500 && !router.stderr().contains("still serving for 5m"); i++) {
+                RouterProcess.sleep(10);
+            }
+            assertTrue(router.stderr().contains("still serving for 5m"), router.stderr());
+
+            router.sigterm();
+
+            RouterProcess.Result stopped = router.awaitExit(); // fails after 60 s, far short of the 5 m delay
+            assertEquals(0, stopped.exitCode(), stopped.stderr());
+            assertTrue(stopped.stderr().contains("asked again: stopping now"), stopped.stderr());
+        }
+    }
 }

@@ -87,6 +87,12 @@ public final class Router implements AutoCloseable {
         return server.adminPort();
     }
 
+    /** Ends a running stop delay now: a second SIGTERM or Ctrl-C. */
+    public void hurry() {
+        LOG.log(Level.INFO, "asked again: stopping now");
+        server.hurry();
+    }
+
     /** Stops accepting, lets in-flight requests finish up to the shutdown grace, stops discovery. */
     @Override
     public void close() {

@@ -4,6 +4,8 @@ import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import io.helidon.http.HeaderValues;
 import io.insika.router.server.proxy.PassThroughEncoding;
@@ -40,6 +42,7 @@ public final class RouterServer implements AutoCloseable {
     private final DrainReadiness draining;
     private final RouterMetrics metrics;
     private final Duration stopDelay;
+    private final CountDownLatch hurry = new CountDownLatch(1);
 
     private RouterServer(WebServer server, WebServer admin, ProxyHandler proxy, DrainReadiness draining,
                          RouterMetrics metrics, Duration stopDelay) {
@@ -166,6 +169,11 @@ public final class RouterServer implements AutoCloseable {
         return metrics;
     }
 
+    /** Ends a running (or the next) stop delay at once. */
+    public void hurry() {
+        hurry.countDown();
+    }
+
     /** How long a stop keeps serving before it stops accepting. */
     public Duration stopDelay() {
         return stopDelay;
@@ -186,7 +194,7 @@ public final class RouterServer implements AutoCloseable {
         boolean interrupted = false;
         if (stopDelay.isPositive()) {
             try {
-                Thread.sleep(stopDelay);
+                hurry.await(stopDelay.toNanos(), TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {
                 interrupted = true; // asked to hurry: stop now
             }

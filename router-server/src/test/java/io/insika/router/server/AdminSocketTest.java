@@ -86,7 +86,7 @@ class AdminSocketTest {
             assertTrue(closing.isAlive(), "the delay is running");
             assertEquals(200, get(port, "/up").statusCode(), "a request arriving in the delay is served");
 
-            closing.interrupt(); // asked to hurry: the delay ends and the router stops
+            server.hurry(); // asked again: the delay ends and the router stops
             closing.join(10_000);
             assertTrue(!closing.isAlive(), "stopped once interrupted");
             assertThrows(java.net.ConnectException.class,

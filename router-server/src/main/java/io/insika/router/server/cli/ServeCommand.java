@@ -21,6 +21,7 @@ final class ServeCommand {
         FreePort.require(config.host(), config.port(), "server.port");
         FreePort.require(config.host(), config.adminPort(), "server.admin-port");
         Router router = Router.start(config, plugins);
+        stop.onRepeat(router::hurry);
         try {
             stop.await();
         } finally {
