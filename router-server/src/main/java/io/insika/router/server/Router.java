@@ -52,6 +52,7 @@ public final class Router implements AutoCloseable {
                     new ServerSettings(config.host(), config.port(), config.adminPort(), config.shutdownGrace(),
                             config.stopDelay()),
                     routes, pool, new ProxySettings(config.bodyMaxBytes(), config.backendTimeout(), config.clientBodyTimeout(),
+                            config.clientSendTimeout(),
                             // straight to the descriptor: System.out's PrintStream locks and flushes per call
                             config.accessLog() ? Optional.of(new FileOutputStream(FileDescriptor.out)) : Optional.empty()));
             if (discovery instanceof DnsBackendDiscovery dns) {

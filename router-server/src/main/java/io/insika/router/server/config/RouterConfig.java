@@ -40,6 +40,9 @@ import io.insika.router.server.routing.RouteSpec;
  * @param clientBodyTimeout the longest a client may pause while sending a request body, after
  *                        which its connection is closed; positive; default 60 s
  *                        ({@code proxy.client-body-timeout}, {@code INSIKA_ROUTER_CLIENT_BODY_TIMEOUT})
+ * @param clientSendTimeout the longest a client may leave its answer unread, after which its
+ *                        connection is closed; positive; default 60 s
+ *                        ({@code proxy.client-send-timeout}, {@code INSIKA_ROUTER_CLIENT_SEND_TIMEOUT})
  * @param accessLog       whether each proxied request is logged, one line, to {@code insika.access};
  *                        default false ({@code proxy.access-log}, {@code INSIKA_ROUTER_ACCESS_LOG})
  * @param routes          the keyed routes, first match wins; default
@@ -50,7 +53,8 @@ import io.insika.router.server.routing.RouteSpec;
 public record RouterConfig(String host, int port, int adminPort, Duration shutdownGrace, Duration stopDelay,
                            String strategy,
                            PluginOptions strategyOptions, BackendSource backends, int bodyMaxBytes,
-                           Duration backendTimeout, Duration clientBodyTimeout, boolean accessLog, List<RouteSpec> routes,
+                           Duration backendTimeout, Duration clientBodyTimeout,
+                           Duration clientSendTimeout, boolean accessLog, List<RouteSpec> routes,
                            ConfigOrigins origins) {
 
     public static final String DEFAULT_HOST = "0.0.0.0";
@@ -61,6 +65,7 @@ public record RouterConfig(String host, int port, int adminPort, Duration shutdo
     public static final int DEFAULT_BODY_MAX_BYTES = 262_144;
     public static final Duration DEFAULT_BACKEND_TIMEOUT = Duration.ofSeconds(10);
     public static final Duration DEFAULT_CLIENT_BODY_TIMEOUT = Duration.ofSeconds(60);
+    public static final Duration DEFAULT_CLIENT_SEND_TIMEOUT = Duration.ofSeconds(60);
 
     public RouterConfig {
         Objects.requireNonNull(host, "host");
@@ -71,6 +76,7 @@ public record RouterConfig(String host, int port, int adminPort, Duration shutdo
         Objects.requireNonNull(backends, "backends");
         Objects.requireNonNull(backendTimeout, "backendTimeout");
         Objects.requireNonNull(clientBodyTimeout, "clientBodyTimeout");
+        Objects.requireNonNull(clientSendTimeout, "clientSendTimeout");
         routes = List.copyOf(routes);
         Objects.requireNonNull(origins, "origins");
     }

@@ -18,6 +18,7 @@ import static io.insika.router.server.config.EnvironmentOverrides.ACCESS_LOG;
 import static io.insika.router.server.config.EnvironmentOverrides.BACKEND_TIMEOUT;
 import static io.insika.router.server.config.EnvironmentOverrides.BODY_MAX_BYTES;
 import static io.insika.router.server.config.EnvironmentOverrides.CLIENT_BODY_TIMEOUT;
+import static io.insika.router.server.config.EnvironmentOverrides.CLIENT_SEND_TIMEOUT;
 import static io.insika.router.server.config.EnvironmentOverrides.HOST;
 import static io.insika.router.server.config.EnvironmentOverrides.PORT;
 import static io.insika.router.server.config.EnvironmentOverrides.STOP_DELAY;
@@ -77,6 +78,8 @@ public final class RouterConfigLoader {
                 RouterConfig.DEFAULT_BACKEND_TIMEOUT, ValueType.positiveDuration());
         Duration clientBodyTimeout = reader.read("proxy.client-body-timeout", CLIENT_BODY_TIMEOUT,
                 RouterConfig.DEFAULT_CLIENT_BODY_TIMEOUT, ValueType.positiveDuration());
+        Duration clientSendTimeout = reader.read("proxy.client-send-timeout", CLIENT_SEND_TIMEOUT,
+                RouterConfig.DEFAULT_CLIENT_SEND_TIMEOUT, ValueType.positiveDuration());
         boolean accessLog = reader.read("proxy.access-log", ACCESS_LOG, false, ValueType.bool());
         List<RouteSpec> routes = new RoutesReader(reader).read();
 
@@ -91,7 +94,7 @@ public final class RouterConfigLoader {
             throw new ConfigException(reader.problems());
         }
         return new RouterConfig(host, port, adminPort, grace, stopDelay, strategy, strategyOptions, backends, bodyMaxBytes,
-                backendTimeout, clientBodyTimeout, accessLog, routes, new ConfigOrigins(file.map(Path::toString), reader.origins()));
+                backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog, routes, new ConfigOrigins(file.map(Path::toString), reader.origins()));
     }
 
     /** Options written for the YAML's strategy; none when the environment switched to another. */

@@ -36,13 +36,17 @@ final class BackendForwarder implements AutoCloseable {
 
     private final BackendConnections connections;
     private final RouterMetrics metrics;
+    private final ClientStallWatchdog clientWatchdog;
 
     /**
      * @param currentBackends the ids of the backends in the pool now
+     * @param clientWatchdog  cuts a client that stops reading its answer
      */
-    BackendForwarder(ProxySettings settings, Supplier<Set<String>> currentBackends, RouterMetrics metrics) {
+    BackendForwarder(ProxySettings settings, Supplier<Set<String>> currentBackends, RouterMetrics metrics,
+                     ClientStallWatchdog clientWatchdog) {
         this.connections = new BackendConnections(settings.backendTimeout(), currentBackends);
         this.metrics = metrics;
+        this.clientWatchdog = clientWatchdog;
     }
 
     /**
@@ -152,7 +156,7 @@ final class BackendForwarder implements AutoCloseable {
                        Upload upload) {
         boolean reusable = false;
         try {
-            reusable = ResponseRelay.relay(response, head, answer);
+            reusable = ResponseRelay.relay(response, head, answer, clientWatchdog::watch);
         } finally {
             boolean uploaded = upload == null || upload.succeeded();
             if (reusable && uploaded) {

@@ -12,7 +12,8 @@ final class ClientLeftException extends CloseConnectionException {
     /** Whether the router cut it for pausing too long ({@code client-body-timeout}). */
     boolean timedOut() {
         for (Throwable cause = getCause(); cause != null; cause = cause.getCause()) {
-            if (cause instanceof ClientBodyTimeout.ClientBodyTimeoutException) {
+            if (cause instanceof ClientStallWatchdog.ClientBodyTimeoutException
+                    || cause instanceof ClientStallWatchdog.ClientSendTimeoutException) {
                 return true;
             }
         }

@@ -36,7 +36,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     private final BackendForwarder forwarder;
     private final RouterMetrics metrics;
     private final AccessLog accessLog;
-    private final ClientBodyTimeout clientBodyTimeout;
+    private final ClientStallWatchdog clientWatchdog;
 
     public ProxyHandler(RouteTable routes, BackendPool pool, ProxySettings settings, RouterMetrics metrics) {
         this.routes = routes;
@@ -44,11 +44,13 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         this.settings = settings;
         this.metrics = metrics;
         this.accessLog = AccessLog.to(settings.accessLog().orElse(null));
-        this.clientBodyTimeout = new ClientBodyTimeout(settings.clientBodyTimeout());
+        this.clientWatchdog = new ClientStallWatchdog(settings.clientBodyTimeout(), settings.clientSendTimeout());
         metrics.counter("client_body_timeouts", "Requests cut because their client paused too long mid-body",
-                clientBodyTimeout::timedOut);
+                clientWatchdog::bodyTimeouts);
+        metrics.counter("client_send_timeouts", "Answers cut because their client stopped reading",
+                clientWatchdog::sendTimeouts);
         this.forwarder = new BackendForwarder(settings, () -> pool.snapshot().backends().stream()
-                .map(Backend::id).collect(Collectors.toUnmodifiableSet()), metrics);
+                .map(Backend::id).collect(Collectors.toUnmodifiableSet()), metrics, clientWatchdog);
         metrics.gauge("backend_connections", "Connections open to backends, busy, idle or tunnelling",
                 forwarder.connections()::openCount);
         if (accessLog != null) {
@@ -66,7 +68,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         String error = null;
         try {
             BodyPeek body = request.content().hasEntity()
-                    ? new BodyPeek(clientBodyTimeout.watch(request.content().inputStream()), settings.bodyMaxBytes(),
+                    ? new BodyPeek(clientWatchdog.watch(request.content().inputStream()), settings.bodyMaxBytes(),
                             request.headers().contentLength().orElse(-1))
                     : null;
             placed = place(request.prologue(), request.headers(), pool.snapshot(), body);
@@ -120,7 +122,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     @Override
     public void close() {
         forwarder.close();
-        clientBodyTimeout.close();
+        clientWatchdog.close();
         if (accessLog != null) {
             accessLog.close();
         }

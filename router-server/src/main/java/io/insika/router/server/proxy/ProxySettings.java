@@ -13,19 +13,23 @@ import java.util.Optional;
  * @param backendTimeout    connect timeout, and the longest a backend may stay silent on a read
  * @param clientBodyTimeout the longest a client may pause while sending its request body; then
  *                          its connection is closed
+ * @param clientSendTimeout the longest a client may leave its answer unread; then its
+ *                          connection is closed
  * @param accessLog         where each request's access log line goes; empty for no access log
  */
 public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration clientBodyTimeout,
-                            Optional<OutputStream> accessLog) {
+                            Duration clientSendTimeout, Optional<OutputStream> accessLog) {
 
     /** As nginx's {@code client_body_timeout}. */
     public static final Duration DEFAULT_CLIENT_BODY_TIMEOUT = Duration.ofSeconds(60);
+    /** As nginx's {@code send_timeout}. */
+    public static final Duration DEFAULT_CLIENT_SEND_TIMEOUT = Duration.ofSeconds(60);
     /** The seed's defaults: 256 KiB and 10 seconds; 60 s for a client's pause; no access log. */
     public static final ProxySettings DEFAULTS = new ProxySettings(262_144, Duration.ofSeconds(10));
 
     /** With the default client body timeout and no access log. */
     public ProxySettings(int bodyMaxBytes, Duration backendTimeout) {
-        this(bodyMaxBytes, backendTimeout, DEFAULT_CLIENT_BODY_TIMEOUT, Optional.empty());
+        this(bodyMaxBytes, backendTimeout, DEFAULT_CLIENT_BODY_TIMEOUT, DEFAULT_CLIENT_SEND_TIMEOUT, Optional.empty());
     }
 
     public ProxySettings {
@@ -34,17 +38,23 @@ public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration 
         }
         positive("backend-timeout", backendTimeout);
         positive("client-body-timeout", clientBodyTimeout);
+        positive("client-send-timeout", clientSendTimeout);
         Objects.requireNonNull(accessLog, "accessLog");
     }
 
     /** These settings, with an access log written to this stream. */
     public ProxySettings withAccessLog(OutputStream out) {
-        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, Optional.of(out));
+        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, Optional.of(out));
     }
 
     /** These settings, with this client body timeout. */
     public ProxySettings withClientBodyTimeout(Duration timeout) {
-        return new ProxySettings(bodyMaxBytes, backendTimeout, timeout, accessLog);
+        return new ProxySettings(bodyMaxBytes, backendTimeout, timeout, clientSendTimeout, accessLog);
+    }
+
+    /** These settings, with this client send timeout. */
+    public ProxySettings withClientSendTimeout(Duration timeout) {
+        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, timeout, accessLog);
     }
 
     private static void positive(String name, Duration value) {

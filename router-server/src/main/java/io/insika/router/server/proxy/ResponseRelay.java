@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.function.UnaryOperator;
 
 import io.helidon.http.Header;
 import io.helidon.http.Status;
@@ -25,10 +26,12 @@ final class ResponseRelay {
     /**
      * Relays an answer whose head was read.
      *
+     * @param watch wraps the client's stream, so a client that stops reading is cut
      * @return whether the backend connection ended cleanly and may carry another request
      * @throws CloseConnectionException if the backend or the client failed mid-answer
      */
-    static boolean relay(ServerResponse response, ResponseHead head, ResponseBody body) {
+    static boolean relay(ServerResponse response, ResponseHead head, ResponseBody body,
+                         UnaryOperator<OutputStream> watch) {
         response.status(Status.create(head.status()));
         HopByHopHeaders hopByHop = HopByHopHeaders.of(head.headers());
         List<Header> headers = head.headers();
@@ -49,7 +52,7 @@ final class ResponseRelay {
             response.send();
             return head.keepAlive();
         }
-        streamBody(body, response.outputStream(), body.declaredLength());
+        streamBody(body, watch.apply(response.outputStream()), body.declaredLength());
         return head.keepAlive() && body.complete();
     }
 

@@ -29,7 +29,8 @@ class RouterConfigLoaderTest {
             strategy: { name: fixture-picky, options: { level: high } }
             backends:
               static: [ { url: "http://10.0.0.1:9292", weight: 3 }, "http://10.0.0.2:9292/" ]
-            proxy: { body-max-bytes: 1024, backend-timeout: 1500ms, client-body-timeout: 5s, access-log: true }
+            proxy: { body-max-bytes: 1024, backend-timeout: 1500ms, client-body-timeout: 5s,
+                     client-send-timeout: 6s, access-log: true }
             routes:
               - methods: [post, PUT]
                 path: /rooms/{room}/join
@@ -60,6 +61,7 @@ class RouterConfigLoaderTest {
         assertThat(config.bodyMaxBytes(), is(262_144));
         assertThat(config.backendTimeout(), is(Duration.ofSeconds(10)));
         assertThat(config.clientBodyTimeout(), is(Duration.ofSeconds(60)));
+        assertThat(config.clientSendTimeout(), is(Duration.ofSeconds(60)));
         assertThat(config.accessLog(), is(false));
         assertThat(config.routes(), is(DefaultRoutes.specs()));
         assertThat(config.origins().file(), is(Optional.empty()));
@@ -82,6 +84,7 @@ class RouterConfigLoaderTest {
         assertThat(config.bodyMaxBytes(), is(1024));
         assertThat(config.backendTimeout(), is(Duration.ofMillis(1500)));
         assertThat(config.clientBodyTimeout(), is(Duration.ofSeconds(5)));
+        assertThat(config.clientSendTimeout(), is(Duration.ofSeconds(6)));
         assertThat(config.accessLog(), is(true));
         assertThat(config.origins().of("server.port"), is(ValueSource.YAML));
         assertThat(config.origins().of("backends.static"), is(ValueSource.YAML));
@@ -199,6 +202,6 @@ class RouterConfigLoaderTest {
                 contains("server.host", "server.port", "server.admin-port", "server.shutdown-grace",
                         "server.stop-delay", "strategy.name",
                         "strategy.options", "backends.static", "proxy.body-max-bytes", "proxy.backend-timeout",
-                        "proxy.client-body-timeout", "proxy.access-log", "routes"));
+                        "proxy.client-body-timeout", "proxy.client-send-timeout", "proxy.access-log", "routes"));
     }
 }

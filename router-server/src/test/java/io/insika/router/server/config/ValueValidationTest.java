@@ -64,6 +64,8 @@ class ValueValidationTest {
                 contains("INSIKA_ROUTER_BACKEND_TIMEOUT: [soon] " + expected));
         assertThat(files.problems("proxy: { client-body-timeout: 0s }"),
                 contains("proxy.client-body-timeout: [0s] " + expected));
+        assertThat(files.problems("", Map.of("INSIKA_ROUTER_CLIENT_SEND_TIMEOUT", "never")),
+                contains("INSIKA_ROUTER_CLIENT_SEND_TIMEOUT: [never] " + expected));
         assertThat(files.problems("backends: { dns: { name: a.test, port: 80, interval: -1s, timeout: 0ms } }"), contains(
                 "backends.dns.interval: [-1s] " + expected, "backends.dns.timeout: [0ms] " + expected));
         assertThat(files.problems("", Map.of("INSIKA_ROUTER_BACKENDS_DNS", "a.test", "INSIKA_ROUTER_BACKEND_PORT", "80",

@@ -23,11 +23,11 @@ import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.startsWith;
 
 /**
- * A client that stops sending its body part-way is cut after {@code client-body-timeout}, and
- * whatever its request held (a backend connection above all) is released. A slow client that
- * keeps sending is not.
+ * A client that stops sending its body part-way is cut after {@code client-body-timeout}, one
+ * that stops reading its answer after {@code client-send-timeout}, and whatever its request held
+ * (a backend connection above all) is released. A slow client that keeps moving is not.
  */
-class ClientBodyTimeoutTest {
+class ClientStallTest {
 
     private static final Duration TIMEOUT = Duration.ofMillis(300);
 
@@ -101,6 +101,36 @@ class ClientBodyTimeoutTest {
             String head = RawHttp.readHead(client.getInputStream());
             assertThat(head, startsWith("HTTP/1.1 200"));
         }
+    }
+
+    @Test
+    void aClientThatStopsReadingItsAnswerIsCutAndTheBackendFreed() throws Exception {
+        backend = TestBackend.start("backend-0");
+        router = RouterFixture.start(List.of(backend),
+                ProxySettings.DEFAULTS.withClientSendTimeout(TIMEOUT).withAccessLog(accessLog));
+        try (Socket client = new Socket()) {
+            client.setReceiveBufferSize(4096); // before connecting: a small window fills at once
+            client.connect(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), router.port()));
+            client.setSoTimeout(15_000);
+            client.getOutputStream().write("GET /bytes/268435456 HTTP/1.1\r\nHost: test\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            // reads nothing: the router's writes back up until its send timeout
+            awaitNoBackendConnection();
+            long received = 0;
+            try {
+                for (int n = client.getInputStream().read(new byte[65536]); n >= 0;
+                     n = client.getInputStream().read(new byte[65536])) {
+                    received += n;
+                }
+            } catch (IOException reset) {
+                // closed with a reset: as good as a close
+            }
+            assertThat("the answer was cut, not sent whole", received < 268_435_456L, is(true));
+        }
+        Eventually.await(Duration.ofSeconds(5), () -> accessLog.toString(StandardCharsets.UTF_8).contains("error="),
+                () -> "no access line");
+        assertThat(accessLog.toString(StandardCharsets.UTF_8), containsString(" error=client-timeout"));
+        assertThat(Scrape.of(router.adminPort()).sum("insika_router_client_send_timeouts_total"), is(1.0));
     }
 
     private Socket stalledUpload(String path, int declaredLength, byte[] sentPart) throws IOException {

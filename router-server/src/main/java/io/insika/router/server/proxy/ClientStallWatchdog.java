@@ -1,0 +1,248 @@
+package io.insika.router.server.proxy;
+
+import java.io.FilterInputStream;
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Ends a request whose client stalls: stops sending its body part-way, or stops reading its
+ * answer. Helidon 4.5 puts no timeout on either (its idle-connection check only interrupts a
+ * connection waiting for the next request line), so such a client would hold its handler, and
+ * the backend connection the request was given, for as long as it likes: a slowloris on the
+ * body, or a slow-read attack on the answer.
+ *
+ * <p>Each read of a body and each write of an answer registers itself; one watchdog thread
+ * interrupts the thread of one that has waited longer than its timeout. Interrupting a virtual
+ * thread blocked on a socket closes the socket (JDK 21+), which ends the call with an exception
+ * the proxy already treats as a client that left: its backend connection is discarded and
+ * nothing more is sent. The timeouts are per call, as nginx's {@code client_body_timeout} and
+ * {@code send_timeout}: a slow client that keeps moving is never cut.
+ */
+final class ClientStallWatchdog implements AutoCloseable {
+
+    private final Duration bodyTimeout;
+    private final Duration sendTimeout;
+    private final Set<Call> calls = ConcurrentHashMap.newKeySet();
+    private final LongAdder bodyTimeouts = new LongAdder();
+    private final LongAdder sendTimeouts = new LongAdder();
+    private final Thread watchdog;
+
+    ClientStallWatchdog(Duration bodyTimeout, Duration sendTimeout) {
+        this.bodyTimeout = bodyTimeout;
+        this.sendTimeout = sendTimeout;
+        long shortest = Math.min(bodyTimeout.toMillis(), sendTimeout.toMillis());
+        long tickMillis = Math.max(10, Math.min(1_000, shortest / 4));
+        this.watchdog = Thread.ofVirtual().name("insika-client-watchdog").start(() -> watch(tickMillis));
+    }
+
+    /** A body stream whose reads are watched. */
+    InputStream watch(InputStream body) {
+        return new WatchedBody(body);
+    }
+
+    /** An answer stream whose writes (and flushes) are watched. */
+    OutputStream watch(OutputStream answer) {
+        return new WatchedAnswer(answer);
+    }
+
+    /** How many requests were cut for a stalled body: exported as a metric. */
+    long bodyTimeouts() {
+        return bodyTimeouts.sum();
+    }
+
+    /** How many answers were cut for a client that stopped reading: exported as a metric. */
+    long sendTimeouts() {
+        return sendTimeouts.sum();
+    }
+
+    @Override
+    public void close() {
+        watchdog.interrupt();
+    }
+
+    private void watch(long tickMillis) {
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                Thread.sleep(tickMillis);
+            } catch (InterruptedException e) {
+                return;
+            }
+            long now = System.nanoTime();
+            for (Call call : calls) {
+                if (now - call.since > call.limitNanos) {
+                    call.expire();
+                }
+            }
+        }
+    }
+
+    /** One blocking read or write, from its start until it returns. */
+    private static final class Call {
+        private final Thread thread = Thread.currentThread();
+        private final long since = System.nanoTime();
+        private final long limitNanos;
+        private boolean done;    // guarded by this
+        private boolean expired; // guarded by this
+
+        Call(Duration limit) {
+            this.limitNanos = limit.toNanos();
+        }
+
+        synchronized void expire() {
+            if (!done) {
+                expired = true;
+                thread.interrupt();
+            }
+        }
+
+        /**
+         * @return whether the watchdog cut it; the interrupt it sent is cleared then, so it
+         * cannot fall on the thread's next blocking call (a backend write, say)
+         */
+        synchronized boolean end() {
+            done = true;
+            if (expired) {
+                Thread.interrupted();
+            }
+            return expired;
+        }
+    }
+
+    private Call begin(Duration limit) {
+        Call call = new Call(limit);
+        calls.add(call);
+        return call;
+    }
+
+    private boolean end(Call call) {
+        calls.remove(call);
+        return call.end();
+    }
+
+    private final class WatchedBody extends FilterInputStream {
+
+        WatchedBody(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            Call call = begin(bodyTimeout);
+            int n;
+            try {
+                n = in.read(buffer, offset, length);
+            } catch (IOException | RuntimeException e) {
+                // Helidon reports a closed socket in more than one way (UncheckedIOException, its
+                // own runtime exceptions): whichever it is, a cut read says so
+                if (end(call)) {
+                    throw bodyExpired(e);
+                }
+                throw e;
+            } catch (Error e) {
+                end(call);
+                throw e;
+            }
+            if (end(call)) {
+                throw bodyExpired(null); // returned as it was cut: the socket is closed all the same
+            }
+            return n;
+        }
+
+        private IOException bodyExpired(Exception cause) {
+            bodyTimeouts.increment();
+            IOException e = new ClientBodyTimeoutException(bodyTimeout);
+            if (cause != null) {
+                e.initCause(cause);
+            }
+            return e;
+        }
+    }
+
+    private final class WatchedAnswer extends FilterOutputStream {
+
+        WatchedAnswer(OutputStream out) {
+            super(out);
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] buffer, int offset, int length) throws IOException {
+            Call call = begin(sendTimeout);
+            try {
+                out.write(buffer, offset, length);
+            } catch (IOException | RuntimeException | Error e) {
+                if (end(call)) {
+                    throw sendExpired(e);
+                }
+                throw e;
+            }
+            if (end(call)) {
+                throw sendExpired(null);
+            }
+        }
+
+        @Override
+        public void flush() throws IOException {
+            Call call = begin(sendTimeout);
+            try {
+                out.flush();
+            } catch (IOException | RuntimeException | Error e) {
+                if (end(call)) {
+                    throw sendExpired(e);
+                }
+                throw e;
+            }
+            if (end(call)) {
+                throw sendExpired(null);
+            }
+        }
+
+        // close() (FilterOutputStream's: flush, then close) goes through the watched flush
+
+        private IOException sendExpired(Throwable cause) {
+            sendTimeouts.increment();
+            IOException e = new ClientSendTimeoutException(sendTimeout);
+            if (cause != null) {
+                e.initCause(cause);
+            }
+            return e;
+        }
+    }
+
+    /** The client paused longer than the timeout while sending its body. */
+    static final class ClientBodyTimeoutException extends SocketTimeoutException {
+
+        private static final long serialVersionUID = 1L;
+
+        ClientBodyTimeoutException(Duration timeout) {
+            super("the client sent no body bytes for " + timeout.toMillis() + " ms");
+        }
+    }
+
+    /** The client read nothing of its answer for longer than the timeout. */
+    static final class ClientSendTimeoutException extends SocketTimeoutException {
+
+        private static final long serialVersionUID = 1L;
+
+        ClientSendTimeoutException(Duration timeout) {
+            super("the client took no answer bytes for " + timeout.toMillis() + " ms");
+        }
+    }
+}
