@@ -90,16 +90,27 @@ final class AccessLog implements AutoCloseable {
      */
     void log(SocketAddress client, ServerRequest request, ServerResponse response, Placed placed, String error,
              long started) {
+        log(client, request.prologue().method().text(), request.prologue().uriPath().rawPath(),
+                response.status().code(), response.bytesWritten(), placed, error, started);
+    }
+
+    /**
+     * Logs a finished exchange that has no Helidon request and response: a WebSocket tunnel.
+     *
+     * @param bytes what the client was sent
+     */
+    void log(SocketAddress client, String method, String rawPath, int status, long bytes, Placed placed,
+             String error, long started) {
         long micros = (System.nanoTime() - started) / 1_000;
         StringBuilder line = new StringBuilder(224).append("time=");
         time(line, System.currentTimeMillis());
         line.append(" client=").append(client(client));
         line.append(" method=");
-        value(line, request.prologue().method().text());
+        value(line, method);
         line.append(" path=");
-        value(line, request.prologue().uriPath().rawPath());
-        line.append(" status=").append(response.status().code());
-        line.append(" bytes=").append(response.bytesWritten());
+        value(line, rawPath);
+        line.append(" status=").append(status);
+        line.append(" bytes=").append(bytes);
         long fraction = micros % 1_000;
         line.append(" ms=").append(micros / 1_000).append(fraction < 10 ? ".00" : fraction < 100 ? ".0" : ".")
                 .append(fraction);
@@ -197,7 +208,7 @@ final class AccessLog implements AutoCloseable {
             String host = inet.getAddress() == null ? inet.getHostString() : inet.getAddress().getHostAddress();
             return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + inet.getPort();
         }
-        return String.valueOf(address);
+        return address == null ? "-" : address.toString();
     }
 
     // logfmt: bare when it can be, else quoted with \" \\ and control characters escaped

@@ -140,6 +140,11 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         return metrics;
     }
 
+    /** The access log, or {@code null} when it is off. */
+    AccessLog accessLog() {
+        return accessLog;
+    }
+
     /**
      * The backend a request goes to, its key's owner or the next in round-robin when it has none,
      * and why; counted in the metrics.

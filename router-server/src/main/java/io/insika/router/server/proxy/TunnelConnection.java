@@ -25,14 +25,26 @@ final class TunnelConnection implements ServerConnection {
     private final BackendConnection backend;
     private final BackendConnections connections;
     private final RouterMetrics metrics;
+    private final Ended ended;
+    private long bytesToClient; // written by the handling thread only
     private volatile long lastActivity = System.nanoTime();
 
+    /** Told once, when the tunnel has closed. */
+    interface Ended {
+        /**
+         * @param bytesToClient what the backend sent through the tunnel
+         * @param error         why it ended abnormally, or {@code null}
+         */
+        void ended(long bytesToClient, String error);
+    }
+
     TunnelConnection(ConnectionContext ctx, BackendConnection backend, BackendConnections connections,
-                     RouterMetrics metrics) {
+                     RouterMetrics metrics, Ended ended) {
         this.ctx = ctx;
         this.backend = backend;
         this.connections = connections;
         this.metrics = metrics;
+        this.ended = ended;
     }
 
     @Override
@@ -44,6 +56,7 @@ final class TunnelConnection implements ServerConnection {
         } finally {
             connections.discard(backend);
             metrics.tunnelClosed();
+            ended.ended(bytesToClient, null);
         }
     }
 
@@ -54,6 +67,7 @@ final class TunnelConnection implements ServerConnection {
                 BufferData data = BufferData.create(backend.buffer(), backend.position(), n).copy();
                 backend.consume(n);
                 ctx.dataWriter().writeNow(data);
+                bytesToClient += n;
                 lastActivity = System.nanoTime();
             }
         } catch (IOException | RuntimeException e) {

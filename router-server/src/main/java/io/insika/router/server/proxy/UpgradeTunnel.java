@@ -1,6 +1,7 @@
 package io.insika.router.server.proxy;
 
 import java.io.IOException;
+import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Optional;
@@ -48,8 +49,12 @@ final class UpgradeTunnel implements Http1Upgrader {
 
     @Override
     public ServerConnection upgrade(ConnectionContext ctx, HttpPrologue prologue, WritableHeaders<?> headers) {
+        long started = System.nanoTime();
+        // taken now: a closed socket forgets its peer, and a tunnel is logged when it closes
+        SocketAddress client = proxy.accessLog() == null ? null : ctx.remotePeer().address();
         ServerRequestHeaders requestHeaders = ServerRequestHeaders.create(headers);
-        Optional<Backend> owner = proxy.place(prologue, requestHeaders, proxy.snapshot(), null).owner();
+        Placed placed = proxy.place(prologue, requestHeaders, proxy.snapshot(), null);
+        Optional<Backend> owner = placed.owner();
         if (owner.isEmpty()) {
             return null; // no backends: the proxy answers with the envelope
         }
@@ -75,29 +80,46 @@ final class UpgradeTunnel implements Http1Upgrader {
             if (head.status() == 101) {
                 writeHead(ctx, "101 Switching Protocols", head, HopByHopHeaders.ofUpgrade(head.headers()), false);
                 backend.becomeTunnel();
-                return new TunnelConnection(ctx, backend, connections, proxy.metrics());
+                return new TunnelConnection(ctx, backend, connections, proxy.metrics(),
+                        (bytes, error) -> log(client, prologue, 101, bytes, placed, error, started));
             }
-            relayRefusal(ctx, backend, head);
+            long bytes = relayRefusal(ctx, backend, head);
+            log(client, prologue, head.status(), bytes, placed, null, started);
         } catch (IOException | RuntimeException e) {
             LOGGER.log(System.Logger.Level.DEBUG, "upgrade through " + owner.get().id() + " failed", e);
             meters.failed(BackendError.FAILED);
-            writeNow(ctx, ("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
+            byte[] failed = "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII);
+            writeNow(ctx, failed);
+            log(client, prologue, 502, failed.length, placed, BackendError.FAILED.label(), started);
         }
         connections.discard(backend);
         return new TunnelConnection.Closed(); // the answer is out; Helidon closes the connection
     }
 
+    private void log(SocketAddress client, HttpPrologue prologue, int status, long bytes, Placed placed,
+                     String error, long started) {
+        AccessLog accessLog = proxy.accessLog();
+        if (accessLog != null) {
+            accessLog.log(client, prologue.method().text(), prologue.uriPath().rawPath(), status,
+                    bytes, placed, error, started);
+        }
+    }
+
     // The owner answered the upgrade with an ordinary response: relay it, ended by the close.
-    private static void relayRefusal(ConnectionContext ctx, BackendConnection backend, ResponseHead head)
+    // Returns the body bytes relayed.
+    private static long relayRefusal(ConnectionContext ctx, BackendConnection backend, ResponseHead head)
             throws IOException {
         writeHead(ctx, head.status() + " " + Status.create(head.status()).reasonPhrase(), head,
                 HopByHopHeaders.of(head.headers()), true);
         ResponseBody body = ResponseBody.of(backend, head, false);
         byte[] chunk = new byte[8192];
+        long relayed = 0;
         for (int n = body.read(chunk); n >= 0; n = body.read(chunk)) {
             writeNow(ctx, Arrays.copyOf(chunk, n));
+            relayed += n;
         }
+        return relayed;
     }
 
     private static void writeHead(ConnectionContext ctx, String status, ResponseHead head, HopByHopHeaders hopByHop,

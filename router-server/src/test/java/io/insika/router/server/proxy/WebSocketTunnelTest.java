@@ -106,6 +106,25 @@ class WebSocketTunnelTest {
         }
     }
 
+    @Test
+    void aTunnelIsAccessLoggedWhenItCloses() throws Exception {
+        java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+        start(2, ProxySettings.DEFAULTS.withAccessLog(log));
+        try (Socket socket = upgrade("logged")) {
+            assertThat(RawHttp.readHead(socket.getInputStream()), startsWith("HTTP/1.1 101"));
+            socket.getInputStream().readNBytes(8);
+            socket.getOutputStream().write("ping".getBytes(StandardCharsets.US_ASCII));
+            assertThat(new String(socket.getInputStream().readNBytes(4), StandardCharsets.US_ASCII), is("ping"));
+            assertThat("nothing logged while the tunnel is open", log.size(), is(0));
+        }
+        io.insika.router.server.testing.Eventually.await(Duration.ofSeconds(10), () -> log.size() > 0,
+                () -> "no access line after the tunnel closed");
+        String line = log.toString(StandardCharsets.UTF_8).strip();
+        assertThat(line, containsString(" method=GET path=/socket.io/ status=101 bytes=12 "));
+        assertThat(line, containsString(" backend=" + ownerOf("logged").id() + " placement=key key="
+                + SessionKeyDigest.of("logged") + " error=-"));
+    }
+
     // RFC 6455 4.2.1: the token is compared case-insensitively; Helidon looks it up as written
     @Test
     void anUpgradeSpelledWebSocketIsTunnelledToo() throws Exception {
