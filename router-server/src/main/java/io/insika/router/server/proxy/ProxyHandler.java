@@ -145,29 +145,38 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         return accessLog;
     }
 
+    /** {@link #locate}, counted in the metrics. */
+    Placed place(HttpPrologue prologue, ServerRequestHeaders headers, RoutingSnapshot snapshot, BodyPeek body) {
+        Placed placed = locate(prologue, headers, snapshot, body);
+        count(placed);
+        return placed;
+    }
+
+    /** Counts a placement in the metrics. */
+    void count(Placed placed) {
+        metrics.placed(placed.route(), placed.how());
+    }
+
     /**
      * The backend a request goes to, its key's owner or the next in round-robin when it has none,
-     * and why; counted in the metrics.
+     * and why.
      *
      * @param body the body, or {@code null} when there is none (or none may be read)
      */
-    Placed place(HttpPrologue prologue, ServerRequestHeaders headers, RoutingSnapshot snapshot, BodyPeek body) {
+    Placed locate(HttpPrologue prologue, ServerRequestHeaders headers, RoutingSnapshot snapshot, BodyPeek body) {
         Optional<RouteMatch> match = routes.match(prologue.method().text(), prologue.uriPath().rawPath());
         if (match.isEmpty()) {
-            metrics.placed(null, Placement.NO_ROUTE);
             return new Placed(snapshot.next().orElse(null), null, Placement.NO_ROUTE, null);
         }
         Route route = match.get().route();
         Optional<String> key = findKey(prologue, headers, match.get(), body);
         if (key.isPresent()) {
-            metrics.placed(route, Placement.KEY);
             if (LOGGER.isLoggable(Level.DEBUG)) {
                 LOGGER.log(Level.DEBUG, "key {0} on {1}", SessionKeyDigest.of(key.get()), route);
             }
             return new Placed(snapshot.owner(key.get()).orElse(null), route, Placement.KEY, key.get());
         }
         Placement miss = missReason(body);
-        metrics.placed(route, miss);
         if (LOGGER.isLoggable(Level.DEBUG)) {
             LOGGER.log(Level.DEBUG, "no key on {0}: {1}; round-robin", route, describe(miss));
         }

@@ -53,7 +53,8 @@ final class UpgradeTunnel implements Http1Upgrader {
         // taken now: a closed socket forgets its peer, and a tunnel is logged when it closes
         SocketAddress client = proxy.accessLog() == null ? null : ctx.remotePeer().address();
         ServerRequestHeaders requestHeaders = ServerRequestHeaders.create(headers);
-        Placed placed = proxy.place(prologue, requestHeaders, proxy.snapshot(), null);
+        // counted only once the tunnel takes it: a declined upgrade is placed again by the proxy
+        Placed placed = proxy.locate(prologue, requestHeaders, proxy.snapshot(), null);
         Optional<Backend> owner = placed.owner();
         if (owner.isEmpty()) {
             return null; // no backends: the proxy answers with the envelope
@@ -66,6 +67,7 @@ final class UpgradeTunnel implements Http1Upgrader {
             LOGGER.log(System.Logger.Level.DEBUG, "cannot connect to " + owner.get().id() + " for an upgrade", e);
             return null; // nothing sent: the proxy tries the owner once more and answers 503 if it is still down
         }
+        proxy.count(placed);
         BackendMeters meters = proxy.metrics().backend(owner.get());
         try {
             long sending = System.nanoTime();

@@ -206,6 +206,10 @@ class WebSocketTunnelTest {
             assertThat(head, startsWith("HTTP/1.1 503"));
             assertThat(head, containsString("Retry-After: 1"));
         }
+        // the tunnel declined and the proxy answered: one request, counted once
+        io.insika.router.server.testing.Scrape scrape = io.insika.router.server.testing.Scrape.of(router.adminPort());
+        assertThat(scrape.sum("insika_router_requests_total"), is(1.0));
+        assertThat(scrape.sum("insika_router_backend_errors_total", "error", "unreachable"), is(1.0));
     }
 
     @Test
