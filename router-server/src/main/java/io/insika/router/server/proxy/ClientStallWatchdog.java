@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
 
 /**
  * Ends a request whose client stalls: stops sending its body part-way, or stops reading its
@@ -27,16 +28,14 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class ClientStallWatchdog implements AutoCloseable {
 
-    private final Duration bodyTimeout;
-    private final Duration sendTimeout;
+    private final Direction body;
+    private final Direction send;
     private final Set<Call> calls = ConcurrentHashMap.newKeySet();
-    private final LongAdder bodyTimeouts = new LongAdder();
-    private final LongAdder sendTimeouts = new LongAdder();
     private final Thread watchdog;
 
     ClientStallWatchdog(Duration bodyTimeout, Duration sendTimeout) {
-        this.bodyTimeout = bodyTimeout;
-        this.sendTimeout = sendTimeout;
+        this.body = new Direction(bodyTimeout, new LongAdder(), ClientBodyTimeoutException::new);
+        this.send = new Direction(sendTimeout, new LongAdder(), ClientSendTimeoutException::new);
         long shortest = Math.min(bodyTimeout.toMillis(), sendTimeout.toMillis());
         long tickMillis = Math.max(10, Math.min(1_000, shortest / 4));
         this.watchdog = Thread.ofVirtual().name("insika-client-watchdog").start(() -> watch(tickMillis));
@@ -54,12 +53,12 @@ final class ClientStallWatchdog implements AutoCloseable {
 
     /** How many requests were cut for a stalled body: exported as a metric. */
     long bodyTimeouts() {
-        return bodyTimeouts.sum();
+        return body.cut().sum();
     }
 
     /** How many answers were cut for a client that stopped reading: exported as a metric. */
     long sendTimeouts() {
-        return sendTimeouts.sum();
+        return send.cut().sum();
     }
 
     @Override
@@ -115,15 +114,51 @@ final class ClientStallWatchdog implements AutoCloseable {
         }
     }
 
-    private Call begin(Duration limit) {
-        Call call = new Call(limit);
+    /** A blocking call on the client's socket; returns a count, or 0. */
+    @FunctionalInterface
+    private interface Blocking {
+        long call() throws IOException;
+    }
+
+    /** One direction: its limit, its counter and what a cut call throws. */
+    private record Direction(Duration limit, LongAdder cut, Function<Duration, SocketTimeoutException> failure) {
+    }
+
+    private long watched(Direction direction, Blocking blocking) throws IOException {
+        Call call = new Call(direction.limit());
         calls.add(call);
-        return call;
+        long result;
+        try {
+            result = blocking.call();
+        } catch (IOException | RuntimeException e) {
+            // Helidon reports a closed socket in more than one way (UncheckedIOException, its own
+            // runtime exceptions): whichever it is, a cut call says so
+            if (end(call)) {
+                throw expired(direction, e);
+            }
+            throw e;
+        } catch (Error e) {
+            end(call);
+            throw e;
+        }
+        if (end(call)) {
+            throw expired(direction, null); // returned as it was cut: the socket is closed all the same
+        }
+        return result;
     }
 
     private boolean end(Call call) {
         calls.remove(call);
         return call.end();
+    }
+
+    private static IOException expired(Direction direction, Exception cause) {
+        direction.cut().increment();
+        SocketTimeoutException e = direction.failure().apply(direction.limit());
+        if (cause != null) {
+            e.initCause(cause);
+        }
+        return e;
     }
 
     private final class WatchedBody extends FilterInputStream {
@@ -140,34 +175,7 @@ final class ClientStallWatchdog implements AutoCloseable {
 
         @Override
         public int read(byte[] buffer, int offset, int length) throws IOException {
-            Call call = begin(bodyTimeout);
-            int n;
-            try {
-                n = in.read(buffer, offset, length);
-            } catch (IOException | RuntimeException e) {
-                // Helidon reports a closed socket in more than one way (UncheckedIOException, its
-                // own runtime exceptions): whichever it is, a cut read says so
-                if (end(call)) {
-                    throw bodyExpired(e);
-                }
-                throw e;
-            } catch (Error e) {
-                end(call);
-                throw e;
-            }
-            if (end(call)) {
-                throw bodyExpired(null); // returned as it was cut: the socket is closed all the same
-            }
-            return n;
-        }
-
-        private IOException bodyExpired(Exception cause) {
-            bodyTimeouts.increment();
-            IOException e = new ClientBodyTimeoutException(bodyTimeout);
-            if (cause != null) {
-                e.initCause(cause);
-            }
-            return e;
+            return (int) watched(body, () -> in.read(buffer, offset, length));
         }
     }
 
@@ -184,45 +192,19 @@ final class ClientStallWatchdog implements AutoCloseable {
 
         @Override
         public void write(byte[] buffer, int offset, int length) throws IOException {
-            Call call = begin(sendTimeout);
-            try {
+            watched(send, () -> {
                 out.write(buffer, offset, length);
-            } catch (IOException | RuntimeException | Error e) {
-                if (end(call)) {
-                    throw sendExpired(e);
-                }
-                throw e;
-            }
-            if (end(call)) {
-                throw sendExpired(null);
-            }
-        }
-
-        @Override
-        public void flush() throws IOException {
-            Call call = begin(sendTimeout);
-            try {
-                out.flush();
-            } catch (IOException | RuntimeException | Error e) {
-                if (end(call)) {
-                    throw sendExpired(e);
-                }
-                throw e;
-            }
-            if (end(call)) {
-                throw sendExpired(null);
-            }
+                return 0;
+            });
         }
 
         // close() (FilterOutputStream's: flush, then close) goes through the watched flush
-
-        private IOException sendExpired(Throwable cause) {
-            sendTimeouts.increment();
-            IOException e = new ClientSendTimeoutException(sendTimeout);
-            if (cause != null) {
-                e.initCause(cause);
-            }
-            return e;
+        @Override
+        public void flush() throws IOException {
+            watched(send, () -> {
+                out.flush();
+                return 0;
+            });
         }
     }
 

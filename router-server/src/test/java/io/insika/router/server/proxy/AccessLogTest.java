@@ -8,7 +8,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
@@ -32,22 +31,19 @@ class AccessLogTest {
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream(); // synchronized: safe to read while written
     private final ProxySettings logging = ProxySettings.DEFAULTS.withAccessLog(out);
-    private final List<TestBackend> backends = new ArrayList<>();
     private RouterFixture router;
+    private List<TestBackend> backends;
 
     @AfterEach
     void stop() {
         if (router != null) {
             router.close();
         }
-        backends.forEach(TestBackend::close);
     }
 
     private void start(int count, ProxySettings settings) {
-        for (int i = 0; i < count; i++) {
-            backends.add(TestBackend.start("backend-" + i));
-        }
-        router = RouterFixture.start(backends, settings);
+        router = RouterFixture.withBackends(count, settings);
+        backends = router.backends;
     }
 
     @Test
@@ -118,8 +114,7 @@ class AccessLogTest {
                 throw new IOException("stdout is gone");
             }
         };
-        backends.add(TestBackend.start("backend-0"));
-        router = RouterFixture.start(backends, ProxySettings.DEFAULTS.withAccessLog(broken));
+        start(1, ProxySettings.DEFAULTS.withAccessLog(broken));
         for (int i = 0; i < 20; i++) {
             assertThat(status("/studio/" + i), is(200));
         }

@@ -6,7 +6,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.io.InputStream;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
@@ -38,22 +37,19 @@ class ProxyMetricsTest {
     private static final String ERRORS = "insika_router_backend_errors_total";
     private static final String V1 = "POST /v1/responses";
 
-    private final List<TestBackend> backends = new ArrayList<>();
     private RouterFixture router;
+    private List<TestBackend> backends;
 
     @AfterEach
     void stop() {
         if (router != null) {
             router.close();
         }
-        backends.forEach(TestBackend::close);
     }
 
     private void start(int count, ProxySettings settings) {
-        for (int i = 0; i < count; i++) {
-            backends.add(TestBackend.start("backend-" + i));
-        }
-        router = RouterFixture.start(backends, settings);
+        router = RouterFixture.withBackends(count, settings);
+        backends = router.backends;
     }
 
     @Test

@@ -22,11 +22,24 @@ final class RouterFixture implements AutoCloseable {
             .build();
 
     final BackendPool pool;
+    /** Backends the fixture started itself, and closes with the router. */
+    final List<TestBackend> backends = new java.util.ArrayList<>();
     private final RouterServer server;
 
     private RouterFixture(BackendPool pool, RouterServer server) {
         this.pool = pool;
         this.server = server;
+    }
+
+    /** A router in front of {@code count} new backends named {@code backend-0}, {@code backend-1}... */
+    static RouterFixture withBackends(int count, ProxySettings settings) {
+        List<TestBackend> started = new java.util.ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            started.add(TestBackend.start("backend-" + i));
+        }
+        RouterFixture fixture = start(started, settings);
+        fixture.backends.addAll(started);
+        return fixture;
     }
 
     static RouterFixture start(List<TestBackend> backends) {
@@ -73,5 +86,6 @@ final class RouterFixture implements AutoCloseable {
     @Override
     public void close() {
         server.close();
+        backends.forEach(TestBackend::close);
     }
 }
