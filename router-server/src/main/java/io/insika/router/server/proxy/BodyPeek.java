@@ -78,9 +78,7 @@ final class BodyPeek implements BodyPrefix {
      * @throws ClientGoneException if reading them from the client had failed
      */
     void forwardPeeked(OutputStream backend) throws IOException {
-        if (clientFailure != null) {
-            throw new ClientGoneException(clientFailure);
-        }
+        requireClient();
         // Never write zero bytes: a chunked stream would take it for the end of the body.
         if (filled > 0) {
             backend.write(buffer, 0, filled);
