@@ -24,7 +24,7 @@ public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration 
     public static final Duration DEFAULT_CLIENT_BODY_TIMEOUT = Duration.ofSeconds(60);
     /** As nginx's {@code send_timeout}. */
     public static final Duration DEFAULT_CLIENT_SEND_TIMEOUT = Duration.ofSeconds(60);
-    /** The seed's defaults: 256 KiB and 10 seconds; 60 s for a client's pause; no access log. */
+    /** The seed's defaults, 256 KiB and 10 seconds; 60 s for a stalled client either way; no access log. */
     public static final ProxySettings DEFAULTS = new ProxySettings(262_144, Duration.ofSeconds(10));
 
     /** With the default client body timeout and no access log. */
