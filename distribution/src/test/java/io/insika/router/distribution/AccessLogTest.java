@@ -26,7 +26,7 @@ class AccessLogTest {
             assertEquals(1, lines.size(), stopped.stdout());
             assertTrue(lines.get(0).matches("time=[-0-9T:.]+Z client=127\\.0\\.0\\.1:\\d+ method=POST "
                     + "path=/v1/responses status=200 bytes=\\d+ ms=[\\d.]+ backend=127\\.0\\.0\\.1:\\d+ placement=key "
-                    + "key=#[0-9a-f]{12} error=-"), lines.get(0));
+                    + "key=#[0-9a-f]{12} error=- request_id=-"), lines.get(0));
             assertFalse(stopped.stdout().contains("carol"), "the key is never logged in clear");
         }
     }

@@ -19,6 +19,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
+import io.helidon.http.HeaderName;
+import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
@@ -27,6 +29,7 @@ import io.helidon.webserver.http.ServerResponse;
  * <pre>
  * time=2026-12-01T05:16:59.305Z client=10.0.0.9:53422 method=POST path=/v1/responses status=200
  *   bytes=1234 ms=12.410 backend=10.0.0.5:9292 placement=key key=#a1b2c3d4e5f6 error=-
+ *   request_id=-
  * </pre>
  * The session key appears only as a digest, and the query string not at all: both may carry
  * what a log should not (seed 004). Values a client controls are quoted and escaped, so a
@@ -41,6 +44,8 @@ import io.helidon.webserver.http.ServerResponse;
  */
 final class AccessLog implements AutoCloseable {
 
+    /** Set by a load balancer in front (ingress-nginx, Envoy): logged so lines can be joined. */
+    static final HeaderName REQUEST_ID = HeaderNames.create("X-Request-Id");
     private static final System.Logger LOGGER = System.getLogger(AccessLog.class.getName());
     private static final int QUEUE_LINES = 65_536;
     // How long lines gather before a write: how late a line may appear, at most.
@@ -89,16 +94,18 @@ final class AccessLog implements AutoCloseable {
     void log(SocketAddress client, ServerRequest request, ServerResponse response, Placed placed, String error,
              long started) {
         log(client, request.prologue().method().text(), request.prologue().uriPath().rawPath(),
-                response.status().code(), response.bytesWritten(), placed, error, started);
+                request.headers().first(REQUEST_ID).orElse(null), response.status().code(), response.bytesWritten(),
+                placed, error, started);
     }
 
     /**
      * Logs a finished exchange that has no Helidon request and response: a WebSocket tunnel.
      *
-     * @param bytes what the client was sent
+     * @param requestId the client's {@code X-Request-Id}, or {@code null}
+     * @param bytes     what the client was sent
      */
-    void log(SocketAddress client, String method, String rawPath, int status, long bytes, Placed placed,
-             String error, long started) {
+    void log(SocketAddress client, String method, String rawPath, String requestId, int status, long bytes,
+             Placed placed, String error, long started) {
         long micros = (System.nanoTime() - started) / 1_000;
         StringBuilder line = new StringBuilder(224).append("time=");
         time(line, System.currentTimeMillis());
@@ -115,7 +122,14 @@ final class AccessLog implements AutoCloseable {
         line.append(" backend=").append(placed == null || placed.backend() == null ? "-" : placed.backend().id());
         line.append(" placement=").append(placed == null ? "-" : placed.how().label());
         line.append(" key=").append(placed == null || placed.key() == null ? "-" : SessionKeyDigest.of(placed.key()));
-        line.append(" error=").append(error == null ? "-" : error).append('\n');
+        line.append(" error=").append(error == null ? "-" : error);
+        line.append(" request_id=");
+        if (requestId == null) {
+            line.append('-');
+        } else {
+            value(line, requestId);
+        }
+        line.append('\n');
         if (closed || queued.incrementAndGet() > QUEUE_LINES) {
             queued.decrementAndGet();
             dropped.increment();

@@ -83,28 +83,28 @@ final class UpgradeTunnel implements Http1Upgrader {
                 writeHead(ctx, "101 Switching Protocols", head, HopByHopHeaders.ofUpgrade(head.headers()), false);
                 backend.becomeTunnel();
                 return new TunnelConnection(ctx, backend, connections, proxy.metrics(),
-                        (bytes, error) -> log(client, prologue, 101, bytes, placed, error, started));
+                        (bytes, error) -> log(client, prologue, requestHeaders, 101, bytes, placed, error, started));
             }
             long bytes = relayRefusal(ctx, backend, head);
-            log(client, prologue, head.status(), bytes, placed, null, started);
+            log(client, prologue, requestHeaders, head.status(), bytes, placed, null, started);
         } catch (IOException | RuntimeException e) {
             LOGGER.log(System.Logger.Level.DEBUG, "upgrade through " + owner.get().id() + " failed", e);
             meters.failed(BackendError.FAILED);
             byte[] failed = "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
                     .getBytes(StandardCharsets.US_ASCII);
             writeNow(ctx, failed);
-            log(client, prologue, 502, failed.length, placed, BackendError.FAILED.label(), started);
+            log(client, prologue, requestHeaders, 502, failed.length, placed, BackendError.FAILED.label(), started);
         }
         connections.discard(backend);
         return new TunnelConnection.Closed(); // the answer is out; Helidon closes the connection
     }
 
-    private void log(SocketAddress client, HttpPrologue prologue, int status, long bytes, Placed placed,
-                     String error, long started) {
+    private void log(SocketAddress client, HttpPrologue prologue, ServerRequestHeaders headers, int status,
+                     long bytes, Placed placed, String error, long started) {
         AccessLog accessLog = proxy.accessLog();
         if (accessLog != null) {
-            accessLog.log(client, prologue.method().text(), prologue.uriPath().rawPath(), status,
-                    bytes, placed, error, started);
+            accessLog.log(client, prologue.method().text(), prologue.uriPath().rawPath(),
+                    headers.first(AccessLog.REQUEST_ID).orElse(null), status, bytes, placed, error, started);
         }
     }
 

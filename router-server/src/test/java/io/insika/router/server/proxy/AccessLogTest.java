@@ -55,10 +55,19 @@ class AccessLogTest {
         String line = onlyLine();
         assertTrue(line.matches("time=\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z client=127\\.0\\.0\\.1:\\d+ method=POST path=/v1/responses status=200 "
                 + "bytes=\\d+ ms=\\d+\\.\\d{3} backend=" + owner.id().replace(".", "\\.")
-                + " placement=key key=#[0-9a-f]{12} error=-"), line);
+                + " placement=key key=#[0-9a-f]{12} error=- request_id=-"), line);
         assertThat(line, not(containsString("alice")));
         assertThat(line, not(containsString("s3cret"))); // the query string is never logged
         assertThat(line, containsString("key=" + SessionKeyDigest.of("alice@example.com")));
+    }
+
+    @Test
+    void theRequestIdALoadBalancerSetIsLoggedSoLinesCanBeJoined() throws Exception {
+        start(1, logging);
+        CLIENT.send(HttpRequest.newBuilder(router.uri("/studio/x")).header("X-Request-Id", "7f3a9c-edge 2").build(),
+                HttpResponse.BodyHandlers.discarding());
+
+        assertThat(onlyLine(), org.hamcrest.Matchers.endsWith(" request_id=\"7f3a9c-edge 2\""));
     }
 
     @Test
