@@ -7,6 +7,7 @@ import java.util.Optional;
 
 import io.insika.router.api.PluginOptions;
 import io.insika.router.server.routing.DefaultRoutes;
+import io.insika.router.server.routing.RouteSpec;
 import io.insika.router.server.testing.FixturePlugins;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,18 +50,39 @@ class ShippedConfigTest {
         assertThat(((StaticBackends) config.backends()).backends().size(), is(3));
     }
 
-    /** Everything but where values came from, which differs by design. */
-    private static Comparable withoutOrigins(RouterConfig config) {
-        return new Comparable(config.host(), config.port(), config.adminPort(), config.shutdownGrace(), config.strategy(),
-                config.strategyOptions(), config.backends(), config.bodyMaxBytes(), config.backendTimeout(), config.routes());
+    @Test
+    void theCommentedSocketIoRouteWorksOnceUncommented(@TempDir Path dir) throws Exception {
+        String commented = "  #- path: /socket.io/*\n  #  keys:\n  #    - { type: query, name: stickyId }\n";
+        String shipped = Files.readString(SHIPPED);
+        assertThat("the example is in the shipped file", shipped.contains(commented), is(true));
+        Path uncommented = Files.writeString(dir.resolve("socket-io.yaml"),
+                shipped.replace(commented, commented.replace("  #", "  ")));
+
+        RouterConfig config = loader.load(Optional.of(uncommented), Map.of());
+
+        RouteSpec socketIo = config.routes().getLast();
+        assertThat(config.routes().size(), is(DefaultRoutes.specs().size() + 1));
+        assertThat(socketIo.path(), is("/socket.io/*"));
+        assertThat(socketIo.keys().getFirst().type(), is("query"));
+        assertThat(socketIo.keys().getFirst().options().get("name"), is(Optional.of("stickyId")));
     }
 
-    private record Comparable(String host, int port, int adminPort, java.time.Duration grace, String strategy,
-                              PluginOptions options, BackendSource backends, int bodyMaxBytes,
-                              java.time.Duration backendTimeout, java.util.List<?> routes) {
+    /** Everything but where values came from, which differs by design. */
+    private static Comparable withoutOrigins(RouterConfig config) {
+        return new Comparable(config.host(), config.port(), config.adminPort(), config.shutdownGrace(),
+                config.stopDelay(), config.strategy(), config.strategyOptions(), config.backends(),
+                config.bodyMaxBytes(), config.backendTimeout(), config.clientBodyTimeout(), config.clientSendTimeout(),
+                config.accessLog(), config.routes());
+    }
+
+    private record Comparable(String host, int port, int adminPort, java.time.Duration grace,
+                              java.time.Duration stopDelay, String strategy, PluginOptions options,
+                              BackendSource backends, int bodyMaxBytes, java.time.Duration backendTimeout,
+                              java.time.Duration clientBodyTimeout, java.time.Duration clientSendTimeout,
+                              boolean accessLog, java.util.List<?> routes) {
         Comparable withStrategyOptions(PluginOptions replaced) {
-            return new Comparable(host, port, adminPort, grace, strategy, replaced, backends, bodyMaxBytes,
-                    backendTimeout, routes);
+            return new Comparable(host, port, adminPort, grace, stopDelay, strategy, replaced, backends, bodyMaxBytes,
+                    backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog, routes);
         }
     }
 }
