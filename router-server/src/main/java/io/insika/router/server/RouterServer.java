@@ -31,8 +31,8 @@ import io.insika.router.server.routing.RouteTable;
 /**
  * The router's web server: on the main socket {@code GET /up} answered in-process and every
  * other request proxied; on the admin port (a server of its own, so that the proxy's catch-all
- * cannot shadow it and it outlives the proxy's drain), {@code /observe/health} and
- * {@code /observe/metrics} only.
+ * cannot shadow it and it outlives the proxy's drain), {@code /observe/health},
+ * {@code /observe/metrics} and {@code /observe/owner} only.
  */
 public final class RouterServer implements AutoCloseable {
 
@@ -94,7 +94,8 @@ public final class RouterServer implements AutoCloseable {
                 .shutdownGracePeriod(ServerSettings.HELIDON_GRACE)
                 // only the observe feature we add
                 .featuresDiscoverServices(false)
-                .routing(routing -> routing.get(MetricsEndpoint.PATH, new MetricsEndpoint(metrics)))
+                .routing(routing -> routing.get(MetricsEndpoint.PATH, new MetricsEndpoint(metrics))
+                        .get(OwnerEndpoint.PATH, new OwnerEndpoint(pool)))
                 .addFeature(ObserveFeature.builder()
                         .observersDiscoverServices(false)
                         .addObserver(HealthObserver.builder().details(true).addCheck(new PoolReadiness(pool))
