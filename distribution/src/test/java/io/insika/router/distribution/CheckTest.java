@@ -22,6 +22,12 @@ class CheckTest {
         assertTrue(check.stdout().matches("(?s).*backends\\.static +http://127\\.0\\.0\\.1:9292, "
                 + "http://127\\.0\\.0\\.1:9293 +\\(environment\\).*"), check.stdout());
         assertTrue(check.stdout().contains("the configuration is valid"), check.stdout());
+        // one column for the values, however long the longest key
+        java.util.Set<Integer> valueColumns = check.stdout().lines()
+                .filter(line -> line.startsWith("  ") && !line.startsWith("    ")) // key lines, not routes
+                .map(line -> line.length() - line.substring(2).split(" ", 2)[1].stripLeading().length())
+                .collect(java.util.stream.Collectors.toSet());
+        assertEquals(1, valueColumns.size(), check.stdout());
     }
 
     @Test

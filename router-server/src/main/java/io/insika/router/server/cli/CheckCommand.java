@@ -26,8 +26,10 @@ final class CheckCommand {
     int run(PluginRegistry plugins, Map<String, String> environment, Optional<Path> configFile) {
         RouterConfig config = new RouterConfigLoader(plugins).load(configFile, environment);
         out.println("configuration: " + config.origins().file().orElse("the embedded defaults"));
+        int width = config.origins().sources().keySet().stream().mapToInt(String::length).max().orElse(0);
+        String line = "  %-" + width + "s  %-40s (%s)%n";
         config.origins().sources().forEach((key, source) ->
-                out.printf("  %-24s %-40s (%s)%n", key, ConfigValues.of(config, key), label(source)));
+                out.printf(line, key, ConfigValues.of(config, key), label(source)));
         config.routes().forEach(route -> out.println("    route " + Router.describe(route)));
         if (plugins.plugins().isEmpty()) {
             out.println("plugins: none");
