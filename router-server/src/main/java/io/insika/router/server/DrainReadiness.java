@@ -7,9 +7,9 @@ import io.helidon.health.HealthCheckResponse;
 import io.helidon.health.HealthCheckType;
 
 /**
- * Not ready from the moment the router starts to stop: Helidon stops its sockets one after the
- * other, so the admin socket still answers while the proxy socket drains, and a load balancer
- * polling readiness must hear that no new requests are wanted.
+ * Not ready from the moment the router starts to stop: the admin server keeps answering through
+ * the stop delay and while the proxy drains (it is stopped last), and a load balancer polling
+ * readiness must hear that no new requests are wanted.
  */
 final class DrainReadiness implements HealthCheck {
 

@@ -55,7 +55,7 @@ public final class RouterServer implements AutoCloseable {
     }
 
     /**
-     * Starts listening with Helidon's default grace and an admin socket on a free port: what
+     * Starts listening with Helidon's default grace and the admin port on a free port: what
      * tests of the proxy alone want.
      *
      * @param host     bind address
@@ -160,7 +160,7 @@ public final class RouterServer implements AutoCloseable {
         return server.port();
     }
 
-    /** The admin socket's port: {@code /observe/health} lives there. */
+    /** The admin port: {@code /observe/health}, {@code /observe/metrics} and {@code /observe/owner}. */
     public int adminPort() {
         return admin.port();
     }

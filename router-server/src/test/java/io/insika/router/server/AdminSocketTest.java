@@ -41,7 +41,7 @@ class AdminSocketTest {
         }
     }
 
-    // Helidon stops its sockets one after the other: the admin socket still answers while the
+    // The admin server is stopped after the proxy's drain: it still answers while the
     // proxy socket drains, and must say "not ready" so that a load balancer stops sending.
     @Test
     void readinessTurnsDownAsSoonAsTheDrainStarts() throws Exception {
