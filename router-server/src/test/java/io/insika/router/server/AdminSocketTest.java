@@ -72,26 +72,24 @@ class AdminSocketTest {
     // few seconds later. Requests they send meanwhile must still be served, not refused.
     @Test
     void duringTheStopDelayReadinessIsDownAndRequestsAreStillServed() throws Exception {
-        try (ServerSocket backend = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            BackendPool pool = pool();
-            pool.update(java.util.List.of(Backend.parse("http://127.0.0.1:9")));
-            RouterServer server = RouterServer.start(
-                    new ServerSettings("127.0.0.1", 0, 0, Duration.ZERO, Duration.ofSeconds(30)),
-                    RouteTable.build(DefaultRoutes.specs(), PluginRegistry.builtIn()), pool, ProxySettings.DEFAULTS);
-            int port = server.port(); // a stopped server reports -1
-            Thread closing = Thread.ofVirtual().start(server::close);
-            io.insika.router.server.testing.Eventually.await(Duration.ofSeconds(5),
-                    () -> uncheckedStatus(server.adminPort(), "/observe/health/ready") == 503, () -> "still ready");
+        BackendPool pool = pool();
+        pool.update(java.util.List.of(Backend.parse("http://127.0.0.1:9")));
+        RouterServer server = RouterServer.start(
+                new ServerSettings("127.0.0.1", 0, 0, Duration.ZERO, Duration.ofSeconds(30)),
+                RouteTable.build(DefaultRoutes.specs(), PluginRegistry.builtIn()), pool, ProxySettings.DEFAULTS);
+        int port = server.port(); // a stopped server reports -1
+        Thread closing = Thread.ofVirtual().start(server::close);
+        io.insika.router.server.testing.Eventually.await(Duration.ofSeconds(5),
+                () -> uncheckedStatus(server.adminPort(), "/observe/health/ready") == 503, () -> "still ready");
 
-            assertTrue(closing.isAlive(), "the delay is running");
-            assertEquals(200, get(port, "/up").statusCode(), "a request arriving in the delay is served");
+        assertTrue(closing.isAlive(), "the delay is running");
+        assertEquals(200, get(port, "/up").statusCode(), "a request arriving in the delay is served");
 
-            server.hurry(); // asked again: the delay ends and the router stops
-            closing.join(10_000);
-            assertTrue(!closing.isAlive(), "stopped once interrupted");
-            assertThrows(java.net.ConnectException.class,
-                    () -> new Socket(InetAddress.getLoopbackAddress(), port).close(), "the port is closed");
-        }
+        server.hurry(); // asked again: the delay ends and the router stops
+        closing.join(10_000);
+        assertTrue(!closing.isAlive(), "stopped once hurried");
+        assertThrows(java.net.ConnectException.class,
+                () -> new Socket(InetAddress.getLoopbackAddress(), port).close(), "the port is closed");
     }
 
     private static int uncheckedStatus(int port, String path) {

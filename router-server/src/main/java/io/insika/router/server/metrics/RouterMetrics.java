@@ -104,7 +104,7 @@ public final class RouterMetrics {
      */
     public void placed(Route route, Placement placement) {
         CounterDataPoint[] series = route == null ? unrouted : byRoute.get(route);
-        if (series != null) { // a route from another table (tests build several) is not counted
+        if (series != null) { // a route of another table than the one given at construction
             series[placement.ordinal()].inc();
         }
     }

@@ -56,8 +56,8 @@ final class BackendForwarder implements AutoCloseable {
      * @param response the client's response, not yet started
      * @param backend  the owner
      * @param body     the body, with any bytes already peeked; {@code null} when the request has none
-     * @return empty when the response was relayed, else the failure to answer with (nothing has
-     * been written to the client then)
+     * @return empty when the response was relayed, else the failure to answer with, already counted
+     * against the backend (nothing has been written to the client then)
      * @throws CloseConnectionException when the exchange broke after the response started, or
      *                                  the client vanished: the client connection must close
      */
@@ -69,7 +69,7 @@ final class BackendForwarder implements AutoCloseable {
                 lease = connections.acquire(backend);
             } catch (IOException | RuntimeException e) {
                 LOGGER.log(System.Logger.Level.DEBUG, "cannot connect to " + backend.id(), e);
-                return Optional.of(ProxyFailure.UNAVAILABLE); // nothing was sent
+                return failed(backend, ProxyFailure.UNAVAILABLE); // nothing was sent
             }
             BackendConnection connection = lease.connection();
             RequestWriter writer = new RequestWriter(connection);
@@ -102,7 +102,7 @@ final class BackendForwarder implements AutoCloseable {
                     continue;
                 }
                 LOGGER.log(System.Logger.Level.DEBUG, "exchange with " + backend.id() + " failed", e);
-                return Optional.of(classify(writer.started(), connection));
+                return failed(backend, classify(writer.started(), connection));
             }
             try {
                 relay(response, connection, head, answer, upload);
@@ -117,6 +117,11 @@ final class BackendForwarder implements AutoCloseable {
     @Override
     public void close() {
         connections.close();
+    }
+
+    private Optional<ProxyFailure> failed(Backend backend, ProxyFailure failure) {
+        metrics.backend(backend).failed(failure.error());
+        return Optional.of(failure);
     }
 
     BackendConnections connections() {

@@ -112,7 +112,6 @@ public final class ProxyHandler implements Handler, AutoCloseable {
             return null;
         }
         ProxyFailure it = failure.get();
-        metrics.backend(owner).failed(it.error());
         LOGGER.log(Level.WARNING, "backend {0}: {1} for {2} {3}", owner.id(), it,
                 request.prologue().method().text(), request.prologue().uriPath().rawPath());
         it.send(response, body != null);

@@ -31,11 +31,8 @@ final class TunnelConnection implements ServerConnection {
 
     /** Told once, when the tunnel has closed. */
     interface Ended {
-        /**
-         * @param bytesToClient what the backend sent through the tunnel
-         * @param error         why it ended abnormally, or {@code null}
-         */
-        void ended(long bytesToClient, String error);
+        /** @param bytesToClient what the backend sent through the tunnel */
+        void ended(long bytesToClient);
     }
 
     TunnelConnection(ConnectionContext ctx, BackendConnection backend, BackendConnections connections,
@@ -56,7 +53,7 @@ final class TunnelConnection implements ServerConnection {
         } finally {
             connections.discard(backend);
             metrics.tunnelClosed();
-            ended.ended(bytesToClient, null);
+            ended.ended(bytesToClient);
         }
     }
 

@@ -83,7 +83,7 @@ final class UpgradeTunnel implements Http1Upgrader {
                 writeHead(ctx, "101 Switching Protocols", head, HopByHopHeaders.ofUpgrade(head.headers()), false);
                 backend.becomeTunnel();
                 return new TunnelConnection(ctx, backend, connections, proxy.metrics(),
-                        (bytes, error) -> log(client, prologue, requestHeaders, 101, bytes, placed, error, started));
+                        bytes -> log(client, prologue, requestHeaders, 101, bytes, placed, null, started));
             }
             long bytes = relayRefusal(ctx, backend, head);
             log(client, prologue, requestHeaders, head.status(), bytes, placed, null, started);

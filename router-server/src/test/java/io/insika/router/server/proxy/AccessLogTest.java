@@ -10,8 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.insika.router.api.Backend;
 import io.insika.router.server.testing.Eventually;
@@ -31,19 +31,12 @@ class AccessLogTest {
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream(); // synchronized: safe to read while written
     private final ProxySettings logging = ProxySettings.DEFAULTS.withAccessLog(out);
+    @RegisterExtension
+    final Routers routers = new Routers();
     private RouterFixture router;
-    private List<TestBackend> backends;
-
-    @AfterEach
-    void stop() {
-        if (router != null) {
-            router.close();
-        }
-    }
 
     private void start(int count, ProxySettings settings) {
-        router = RouterFixture.withBackends(count, settings);
-        backends = router.backends;
+        router = routers.withBackends(count, settings);
     }
 
     @Test
@@ -82,7 +75,7 @@ class AccessLogTest {
     void anUnreachableOwnerIsLoggedWithTheEnvelopesStatus() throws Exception {
         start(2, logging);
         Backend owner = router.ownerOf("orphan");
-        backends.stream().filter(b -> b.backend().equals(owner)).findFirst().orElseThrow().close();
+        router.backendOf(owner).close();
         post("/v1/responses", "{\"user\":\"orphan\"}");
 
         String line = onlyLine();

@@ -9,10 +9,9 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.insika.router.server.testing.Eventually;
 import io.insika.router.server.testing.Scrape;
@@ -32,23 +31,16 @@ class ClientStallTest {
     private static final Duration TIMEOUT = Duration.ofMillis(300);
 
     private final ByteArrayOutputStream accessLog = new ByteArrayOutputStream();
-    private TestBackend backend;
+    @RegisterExtension
+    final Routers routers = new Routers();
     private RouterFixture router;
 
-    @AfterEach
-    void stop() {
-        if (router != null) {
-            router.close();
-        }
-        if (backend != null) {
-            backend.close();
-        }
+    private void start() {
+        start(ProxySettings.DEFAULTS.withClientBodyTimeout(TIMEOUT).withAccessLog(accessLog));
     }
 
-    private void start() {
-        backend = TestBackend.start("backend-0");
-        router = RouterFixture.start(List.of(backend),
-                ProxySettings.DEFAULTS.withClientBodyTimeout(TIMEOUT).withAccessLog(accessLog));
+    private void start(ProxySettings settings) {
+        router = routers.withBackends(1, settings);
     }
 
     @Test
@@ -70,7 +62,7 @@ class ClientStallTest {
                 "{\"input\":\"abc".getBytes(StandardCharsets.UTF_8))) {
             assertClosedWithoutAnswer(client);
         }
-        assertThat(backend.hits.get(), is(0));
+        assertThat(router.backends.getFirst().hits.get(), is(0));
     }
 
     @Test
@@ -86,8 +78,7 @@ class ClientStallTest {
     @Test
     void aSlowClientThatKeepsSendingIsNotCut() throws Exception {
         Duration timeout = Duration.ofSeconds(1); // ten times each pause: a loaded machine oversleeps
-        backend = TestBackend.start("backend-0");
-        router = RouterFixture.start(List.of(backend), ProxySettings.DEFAULTS.withClientBodyTimeout(timeout));
+        start(ProxySettings.DEFAULTS.withClientBodyTimeout(timeout));
         byte[] body = "twenty bytes, slowly".getBytes(StandardCharsets.UTF_8);
         try (Socket client = connect()) {
             OutputStream out = client.getOutputStream();
@@ -105,9 +96,7 @@ class ClientStallTest {
 
     @Test
     void aClientThatStopsReadingItsAnswerIsCutAndTheBackendFreed() throws Exception {
-        backend = TestBackend.start("backend-0");
-        router = RouterFixture.start(List.of(backend),
-                ProxySettings.DEFAULTS.withClientSendTimeout(TIMEOUT).withAccessLog(accessLog));
+        start(ProxySettings.DEFAULTS.withClientSendTimeout(TIMEOUT).withAccessLog(accessLog));
         try (Socket client = new Socket()) {
             client.setReceiveBufferSize(4096); // before connecting: a small window fills at once
             client.connect(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), router.port()));

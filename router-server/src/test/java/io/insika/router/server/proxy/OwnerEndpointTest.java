@@ -7,8 +7,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static io.insika.router.server.proxy.RouterFixture.CLIENT;
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -17,18 +17,13 @@ import static org.hamcrest.Matchers.is;
 /** {@code /observe/owner?key=} on the admin port names the backend the proxy really uses. */
 class OwnerEndpointTest {
 
+    @RegisterExtension
+    final Routers routers = new Routers();
     private RouterFixture router;
-
-    @AfterEach
-    void stop() {
-        if (router != null) {
-            router.close();
-        }
-    }
 
     @Test
     void itNamesTheBackendThatAnswersTheKeysRequests() throws Exception {
-        router = RouterFixture.withBackends(3, ProxySettings.DEFAULTS);
+        router = routers.withBackends(3, ProxySettings.DEFAULTS);
         for (String key : List.of("alice", "bob", "carol", "dave", "user with spaces & ünïcode")) {
             HttpResponse<String> owner = owner(key);
             String answeredBy = CLIENT.send(HttpRequest.newBuilder(router.uri("/v1/responses"))
@@ -44,7 +39,7 @@ class OwnerEndpointTest {
 
     @Test
     void withoutAKeyItSaysHowToAsk() throws Exception {
-        router = RouterFixture.withBackends(1, ProxySettings.DEFAULTS);
+        router = routers.withBackends(1, ProxySettings.DEFAULTS);
 
         HttpResponse<String> answer = get("/observe/owner");
 
@@ -54,7 +49,7 @@ class OwnerEndpointTest {
 
     @Test
     void anEmptyPoolHasNoOwner() throws Exception {
-        router = RouterFixture.withBackends(1, ProxySettings.DEFAULTS);
+        router = routers.withBackends(1, ProxySettings.DEFAULTS);
         router.pool.update(List.of());
 
         HttpResponse<String> answer = owner("alice");

@@ -8,8 +8,8 @@ import java.io.InputStream;
 import java.time.Duration;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.insika.router.api.Backend;
 import io.insika.router.server.testing.Eventually;
@@ -37,19 +37,12 @@ class ProxyMetricsTest {
     private static final String ERRORS = "insika_router_backend_errors_total";
     private static final String V1 = "POST /v1/responses";
 
+    @RegisterExtension
+    final Routers routers = new Routers();
     private RouterFixture router;
-    private List<TestBackend> backends;
-
-    @AfterEach
-    void stop() {
-        if (router != null) {
-            router.close();
-        }
-    }
 
     private void start(int count, ProxySettings settings) {
-        router = RouterFixture.withBackends(count, settings);
-        backends = router.backends;
+        router = routers.withBackends(count, settings);
     }
 
     @Test
@@ -100,7 +93,7 @@ class ProxyMetricsTest {
     void countsAnUnreachableOwnerAgainstThatOwnerOnly() throws Exception {
         start(3, ProxySettings.DEFAULTS);
         Backend owner = router.ownerOf("orphan");
-        backends.stream().filter(b -> b.backend().equals(owner)).findFirst().orElseThrow().close();
+        router.backendOf(owner).close();
         assertThat(post("/v1/responses", "{\"user\":\"orphan\"}").statusCode(), is(503));
 
         Scrape scrape = Scrape.of(router.adminPort());
@@ -112,7 +105,7 @@ class ProxyMetricsTest {
     @Test
     void countsTimeoutsAndAnswersCutShort() throws Exception {
         start(1, new ProxySettings(262_144, Duration.ofMillis(300)));
-        String id = backends.get(0).backend().id();
+        String id = router.backends.get(0).backend().id();
         assertThat(get("/silent").statusCode(), is(504));
         try {
             get("/broken");
@@ -165,10 +158,10 @@ class ProxyMetricsTest {
         for (int i = 0; i < 10; i++) {
             get("/spread/" + i);
         }
-        Backend leaving = backends.get(1).backend();
+        Backend leaving = router.backends.get(1).backend();
         assertThat(Scrape.of(router.adminPort()).matching(RESPONSES, "backend", leaving.id()), not(empty()));
 
-        router.pool.update(List.of(backends.get(0).backend()));
+        router.pool.update(List.of(router.backends.get(0).backend()));
         Scrape last = Scrape.of(router.adminPort());
         assertThat(last.sum(RESPONSES, "backend", leaving.id(), "code", "2xx"), is(5.0));
 
@@ -177,7 +170,7 @@ class ProxyMetricsTest {
         assertThat(after.matching(ERRORS, "backend", leaving.id()), is(empty()));
         assertThat(after.matching("insika_router_backend_response_head_seconds_count", "backend", leaving.id()),
                 is(empty()));
-        assertThat(after.sum(RESPONSES, "backend", backends.get(0).backend().id(), "code", "2xx"), is(5.0));
+        assertThat(after.sum(RESPONSES, "backend", router.backends.get(0).backend().id(), "code", "2xx"), is(5.0));
     }
 
     @Test

@@ -78,6 +78,11 @@ final class RouterFixture implements AutoCloseable {
         return server.adminPort();
     }
 
+    /** The test backend behind a backend of the pool. */
+    TestBackend backendOf(Backend backend) {
+        return backends.stream().filter(b -> b.backend().equals(backend)).findFirst().orElseThrow();
+    }
+
     /** The backend the router's own snapshot says owns a key. */
     Backend ownerOf(String key) {
         return pool.snapshot().owner(key).orElseThrow();
