@@ -54,7 +54,8 @@ public final class Router implements AutoCloseable {
                     routes, pool, new ProxySettings(config.bodyMaxBytes(), config.backendTimeout(), config.clientBodyTimeout(),
                             config.clientSendTimeout(),
                             // straight to the descriptor: System.out's PrintStream locks and flushes per call
-                            config.accessLog() ? Optional.of(new FileOutputStream(FileDescriptor.out)) : Optional.empty()));
+                            config.accessLog() ? Optional.of(new FileOutputStream(FileDescriptor.out)) : Optional.empty(),
+                            config.trustedProxies()));
             if (discovery instanceof DnsBackendDiscovery dns) {
                 server.metrics().counter("dns_resolutions", "DNS resolutions of the backend name, answered or not",
                         dns::resolutions);

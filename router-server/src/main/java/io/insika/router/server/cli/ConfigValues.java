@@ -29,6 +29,7 @@ final class ConfigValues {
             case "proxy.backend-timeout" -> DurationText.format(config.backendTimeout());
             case "proxy.client-body-timeout" -> DurationText.format(config.clientBodyTimeout());
             case "proxy.client-send-timeout" -> DurationText.format(config.clientSendTimeout());
+            case "proxy.trusted-proxies" -> config.trustedProxies().isEmpty() ? "(none)" : config.trustedProxies().toString();
             case "proxy.access-log" -> String.valueOf(config.accessLog());
             case "routes" -> config.routes().size() + " route(s)";
             case "backends.static" -> config.backends() instanceof StaticBackends list

@@ -30,6 +30,8 @@ public final class EnvironmentOverrides {
     public static final String CLIENT_BODY_TIMEOUT = "INSIKA_ROUTER_CLIENT_BODY_TIMEOUT";
     /** {@code proxy.client-send-timeout}, in seconds. */
     public static final String CLIENT_SEND_TIMEOUT = "INSIKA_ROUTER_CLIENT_SEND_TIMEOUT";
+    /** {@code proxy.trusted-proxies}, comma-separated CIDR blocks. */
+    public static final String TRUSTED_PROXIES = "INSIKA_ROUTER_TRUSTED_PROXIES";
     /** {@code proxy.access-log}. */
     public static final String ACCESS_LOG = "INSIKA_ROUTER_ACCESS_LOG";
     /** {@code server.stop-delay}, in seconds. */

@@ -38,8 +38,7 @@ final class KnownKeys {
                     "dns", new Fields(Map.of("name", OPEN, "port", OPEN, "interval", OPEN, "resolver", OPEN,
                             "timeout", OPEN)))),
             "proxy", new Fields(Map.of("body-max-bytes", OPEN, "backend-timeout", OPEN, "client-body-timeout", OPEN,
-                    "client-send-timeout", OPEN,
-                    "access-log", OPEN)),
+                    "client-send-timeout", OPEN, "trusted-proxies", OPEN, "access-log", OPEN)),
             "routes", new Items(new Fields(Map.of("methods", OPEN, "path", OPEN, "keys", new Items(OPEN))))));
 
     private KnownKeys() {

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 
 import io.insika.router.api.PluginOptions;
+import io.insika.router.server.proxy.TrustedProxies;
 import io.insika.router.server.routing.RouteSpec;
 
 /**
@@ -43,6 +44,9 @@ import io.insika.router.server.routing.RouteSpec;
  * @param clientSendTimeout the longest a client may leave its answer unread, after which its
  *                        connection is closed; positive; default 60 s
  *                        ({@code proxy.client-send-timeout}, {@code INSIKA_ROUTER_CLIENT_SEND_TIMEOUT})
+ * @param trustedProxies  the peers (load balancers, ingresses) whose {@code X-Forwarded-*}
+ *                        headers are believed; default none ({@code proxy.trusted-proxies},
+ *                        {@code INSIKA_ROUTER_TRUSTED_PROXIES})
  * @param accessLog       whether each proxied request is logged, one line, to {@code insika.access};
  *                        default false ({@code proxy.access-log}, {@code INSIKA_ROUTER_ACCESS_LOG})
  * @param routes          the keyed routes, first match wins; default
@@ -54,7 +58,8 @@ public record RouterConfig(String host, int port, int adminPort, Duration shutdo
                            String strategy,
                            PluginOptions strategyOptions, BackendSource backends, int bodyMaxBytes,
                            Duration backendTimeout, Duration clientBodyTimeout,
-                           Duration clientSendTimeout, boolean accessLog, List<RouteSpec> routes,
+                           Duration clientSendTimeout, TrustedProxies trustedProxies, boolean accessLog,
+                           List<RouteSpec> routes,
                            ConfigOrigins origins) {
 
     public static final String DEFAULT_HOST = "0.0.0.0";
@@ -77,6 +82,7 @@ public record RouterConfig(String host, int port, int adminPort, Duration shutdo
         Objects.requireNonNull(backendTimeout, "backendTimeout");
         Objects.requireNonNull(clientBodyTimeout, "clientBodyTimeout");
         Objects.requireNonNull(clientSendTimeout, "clientSendTimeout");
+        Objects.requireNonNull(trustedProxies, "trustedProxies");
         routes = List.copyOf(routes);
         Objects.requireNonNull(origins, "origins");
     }

@@ -12,6 +12,7 @@ import io.helidon.config.ConfigSources;
 import io.helidon.config.spi.ConfigSource;
 import io.insika.router.api.PluginOptions;
 import io.insika.router.server.plugin.PluginRegistry;
+import io.insika.router.server.proxy.TrustedProxies;
 import io.insika.router.server.routing.RouteSpec;
 
 import static io.insika.router.server.config.EnvironmentOverrides.ACCESS_LOG;
@@ -19,6 +20,7 @@ import static io.insika.router.server.config.EnvironmentOverrides.BACKEND_TIMEOU
 import static io.insika.router.server.config.EnvironmentOverrides.BODY_MAX_BYTES;
 import static io.insika.router.server.config.EnvironmentOverrides.CLIENT_BODY_TIMEOUT;
 import static io.insika.router.server.config.EnvironmentOverrides.CLIENT_SEND_TIMEOUT;
+import static io.insika.router.server.config.EnvironmentOverrides.TRUSTED_PROXIES;
 import static io.insika.router.server.config.EnvironmentOverrides.HOST;
 import static io.insika.router.server.config.EnvironmentOverrides.PORT;
 import static io.insika.router.server.config.EnvironmentOverrides.STOP_DELAY;
@@ -80,6 +82,8 @@ public final class RouterConfigLoader {
                 RouterConfig.DEFAULT_CLIENT_BODY_TIMEOUT, ValueType.positiveDuration());
         Duration clientSendTimeout = reader.read("proxy.client-send-timeout", CLIENT_SEND_TIMEOUT,
                 RouterConfig.DEFAULT_CLIENT_SEND_TIMEOUT, ValueType.positiveDuration());
+        TrustedProxies trustedProxies = reader.read("proxy.trusted-proxies", TRUSTED_PROXIES, TrustedProxies.NONE,
+                ValueType.trustedProxies());
         boolean accessLog = reader.read("proxy.access-log", ACCESS_LOG, false, ValueType.bool());
         List<RouteSpec> routes = new RoutesReader(reader).read();
 
@@ -94,7 +98,7 @@ public final class RouterConfigLoader {
             throw new ConfigException(reader.problems());
         }
         return new RouterConfig(host, port, adminPort, grace, stopDelay, strategy, strategyOptions, backends, bodyMaxBytes,
-                backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog, routes, new ConfigOrigins(file.map(Path::toString), reader.origins()));
+                backendTimeout, clientBodyTimeout, clientSendTimeout, trustedProxies, accessLog, routes, new ConfigOrigins(file.map(Path::toString), reader.origins()));
     }
 
     /** Options written for the YAML's strategy; none when the environment switched to another. */

@@ -4,9 +4,13 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.regex.Pattern;
+
+import io.insika.router.server.proxy.TrustedProxies;
 
 /**
  * How one kind of scalar is read from text, and what a valid one is, for the error message.
@@ -59,6 +63,18 @@ record ValueType<T>(String expected, Function<String, Optional<T>> parser) {
     static ValueType<Duration> durationOrZero() {
         return new ValueType<>("zero or a positive duration: " + DurationText.FORMS,
                 text -> DurationText.parse(text).filter(d -> !d.isNegative()));
+    }
+
+    /** Comma-separated CIDR blocks or addresses; empty trusts nobody. */
+    static ValueType<TrustedProxies> trustedProxies() {
+        return new ValueType<>("comma-separated IP addresses or CIDR blocks, such as 10.0.0.0/8, fd00::/8", text -> {
+            List<String> entries = Arrays.stream(text.split(",")).map(String::strip).filter(e -> !e.isEmpty()).toList();
+            try {
+                return Optional.of(TrustedProxies.parse(entries));
+            } catch (IllegalArgumentException e) {
+                return Optional.empty();
+            }
+        });
     }
 
     static ValueType<Boolean> bool() {

@@ -2,16 +2,31 @@ package io.insika.router.server.proxy;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.List;
+import java.util.Set;
 
 import io.helidon.http.Header;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
+import io.helidon.http.HttpPrologue;
 import io.helidon.http.ServerRequestHeaders;
-import io.helidon.webserver.http.ServerRequest;
 
 /**
- * The headers a backend receives: the client's end-to-end headers unchanged (its {@code Host}
- * included), plus the {@code X-Forwarded-*} trio.
+ * The head fields a backend receives: {@code Host}, the client's end-to-end headers unchanged,
+ * and the {@code X-Forwarded-*} trio. The fields that frame the message or that the router
+ * vouches for are never copied from the client, so no client header (and no {@code Connection}
+ * token) can add, remove or forge them:
+ * <ul>
+ * <li>{@code Content-Length} and {@code Transfer-Encoding}: {@link RequestWriter#endHead} writes
+ *     the framing of the body really sent;</li>
+ * <li>{@code Host}: written first, exactly once, from the target's authority when the client
+ *     used the absolute form (RFC 9112, section 3.2.2), else from the client's own;</li>
+ * <li>{@code X-Forwarded-For}, {@code -Proto}, {@code -Host}: a client's values are kept only
+ *     when its peer is a {@link TrustedProxies trusted proxy}; otherwise the router's own
+ *     stand;</li>
+ * <li>{@code Proxy-Authorization}: the credential of a proxy, not of the backend (RFC 9110,
+ *     section 11.7.2).</li>
+ * </ul>
  */
 final class ForwardedHeaders {
 
@@ -19,41 +34,56 @@ final class ForwardedHeaders {
     static final HeaderName X_FORWARDED_PROTO = HeaderNames.create("X-Forwarded-Proto");
     static final HeaderName X_FORWARDED_HOST = HeaderNames.create("X-Forwarded-Host");
 
+    // Compared by lower-case name: Helidon's HeaderName equality depends on how the name was made.
+    private static final Set<String> ROUTER_OWNED = Set.of("host", "content-length", "transfer-encoding",
+            "x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "proxy-authorization");
+
     private ForwardedHeaders() {
     }
 
-    static void copy(ServerRequest request, RequestWriter outgoing) {
-        copy(request.headers(), request.remotePeer().address(), request.isSecure(), HopByHopHeaders.of(request.headers()),
-                outgoing);
-    }
-
     /**
-     * Copies the headers that {@code hopByHop} does not exclude, then sets the forwarding trio.
+     * Writes the head fields, framing excepted.
      *
-     * @param peer   the client's address
-     * @param secure whether the client connection is TLS
+     * @param prologue the request line, for an absolute-form target's authority
+     * @param peer     the client's address
+     * @param secure   whether the client connection is TLS
+     * @param hopByHop the headers that stay behind
+     * @param trusted  the peers whose forwarding headers are believed
      */
-    static void copy(ServerRequestHeaders incoming, SocketAddress peer, boolean secure, HopByHopHeaders hopByHop,
-                     RequestWriter outgoing) {
+    static void copy(HttpPrologue prologue, ServerRequestHeaders incoming, SocketAddress peer, boolean secure,
+                     HopByHopHeaders hopByHop, TrustedProxies trusted, RequestWriter outgoing) {
+        String host = RequestTarget.authority(prologue).orElseGet(() -> incoming.first(HeaderNames.HOST).orElse(""));
+        if (!host.isEmpty()) {
+            outgoing.header(HeaderNames.HOST.defaultCase(), host);
+        }
         for (Header header : incoming) {
-            HeaderName name = header.headerName();
-            if (!hopByHop.excludes(header) && !name.equals(X_FORWARDED_FOR)) {
+            if (!ROUTER_OWNED.contains(header.headerName().lowerCase()) && !hopByHop.excludes(header)) {
+                String name = header.headerName().defaultCase();
                 for (String value : header.allValues()) {
-                    outgoing.header(name.defaultCase(), value);
+                    outgoing.header(name, value);
                 }
             }
         }
-        // The chain grows by one hop; Proto and Host are kept when an earlier proxy (an ingress
-        // that terminated TLS, say) set them, since it saw the client and we did not.
+        boolean believed = trusted.trusts(peer);
         String peerAddress = peerAddress(peer);
-        String chain = String.join(", ", incoming.values(X_FORWARDED_FOR));
-        outgoing.header(X_FORWARDED_FOR.defaultCase(), chain.isEmpty() ? peerAddress : chain + ", " + peerAddress);
-        if (!incoming.contains(X_FORWARDED_PROTO)) {
-            outgoing.header(X_FORWARDED_PROTO.defaultCase(), secure ? "https" : "http");
+        List<String> chain = believed && !hopByHop.names(X_FORWARDED_FOR) ? incoming.values(X_FORWARDED_FOR) : List.of();
+        outgoing.header(X_FORWARDED_FOR.defaultCase(),
+                chain.isEmpty() ? peerAddress : String.join(", ", chain) + ", " + peerAddress);
+        outgoing.header(X_FORWARDED_PROTO.defaultCase(),
+                believedValue(believed, incoming, hopByHop, X_FORWARDED_PROTO, secure ? "https" : "http"));
+        if (!host.isEmpty()) {
+            outgoing.header(X_FORWARDED_HOST.defaultCase(),
+                    believedValue(believed, incoming, hopByHop, X_FORWARDED_HOST, host));
         }
-        if (!incoming.contains(X_FORWARDED_HOST)) {
-            incoming.first(HeaderNames.HOST).ifPresent(host -> outgoing.header(X_FORWARDED_HOST.defaultCase(), host));
+    }
+
+    // A trusted proxy saw the client and we did not: its value stands. Anyone else gets ours.
+    private static String believedValue(boolean believed, ServerRequestHeaders incoming, HopByHopHeaders hopByHop,
+                                        HeaderName name, String ours) {
+        if (believed && !hopByHop.names(name)) {
+            return incoming.first(name).orElse(ours);
         }
+        return ours;
     }
 
     private static String peerAddress(SocketAddress address) {

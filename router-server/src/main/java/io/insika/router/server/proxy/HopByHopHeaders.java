@@ -79,6 +79,11 @@ final class HopByHopHeaders {
         }
     }
 
+    /** Whether the message's {@code Connection} header named this one. */
+    boolean names(io.helidon.http.HeaderName name) {
+        return named.contains(name.lowerCase());
+    }
+
     boolean excludes(Header header) {
         String name = header.headerName().lowerCase();
         if (keepUpgrade && UPGRADE_HANDSHAKE.contains(name)) {

@@ -16,9 +16,11 @@ import java.util.Optional;
  * @param clientSendTimeout the longest a client may leave its answer unread; then its
  *                          connection is closed
  * @param accessLog         where each request's access log line goes; empty for no access log
+ * @param trustedProxies    the peers whose {@code X-Forwarded-*} headers are believed
  */
 public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration clientBodyTimeout,
-                            Duration clientSendTimeout, Optional<OutputStream> accessLog) {
+                            Duration clientSendTimeout, Optional<OutputStream> accessLog,
+                            TrustedProxies trustedProxies) {
 
     /** As nginx's {@code client_body_timeout}. */
     public static final Duration DEFAULT_CLIENT_BODY_TIMEOUT = Duration.ofSeconds(60);
@@ -29,7 +31,8 @@ public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration 
 
     /** With the default client body timeout and no access log. */
     public ProxySettings(int bodyMaxBytes, Duration backendTimeout) {
-        this(bodyMaxBytes, backendTimeout, DEFAULT_CLIENT_BODY_TIMEOUT, DEFAULT_CLIENT_SEND_TIMEOUT, Optional.empty());
+        this(bodyMaxBytes, backendTimeout, DEFAULT_CLIENT_BODY_TIMEOUT, DEFAULT_CLIENT_SEND_TIMEOUT, Optional.empty(),
+                TrustedProxies.NONE);
     }
 
     public ProxySettings {
@@ -40,21 +43,27 @@ public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration 
         positive("client-body-timeout", clientBodyTimeout);
         positive("client-send-timeout", clientSendTimeout);
         Objects.requireNonNull(accessLog, "accessLog");
+        Objects.requireNonNull(trustedProxies, "trustedProxies");
     }
 
     /** These settings, with an access log written to this stream. */
     public ProxySettings withAccessLog(OutputStream out) {
-        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, Optional.of(out));
+        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, Optional.of(out), trustedProxies);
     }
 
     /** These settings, with this client body timeout. */
     public ProxySettings withClientBodyTimeout(Duration timeout) {
-        return new ProxySettings(bodyMaxBytes, backendTimeout, timeout, clientSendTimeout, accessLog);
+        return new ProxySettings(bodyMaxBytes, backendTimeout, timeout, clientSendTimeout, accessLog, trustedProxies);
     }
 
     /** These settings, with this client send timeout. */
     public ProxySettings withClientSendTimeout(Duration timeout) {
-        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, timeout, accessLog);
+        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, timeout, accessLog, trustedProxies);
+    }
+
+    /** These settings, believing the forwarding headers of these peers. */
+    public ProxySettings withTrustedProxies(TrustedProxies trusted) {
+        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog, trusted);
     }
 
     private static void positive(String name, Duration value) {

@@ -202,6 +202,7 @@ class RouterConfigLoaderTest {
                 contains("server.host", "server.port", "server.admin-port", "server.shutdown-grace",
                         "server.stop-delay", "strategy.name",
                         "strategy.options", "backends.static", "proxy.body-max-bytes", "proxy.backend-timeout",
-                        "proxy.client-body-timeout", "proxy.client-send-timeout", "proxy.access-log", "routes"));
+                        "proxy.client-body-timeout", "proxy.client-send-timeout", "proxy.trusted-proxies", "proxy.access-log",
+                        "routes"));
     }
 }

@@ -72,17 +72,17 @@ class ShippedConfigTest {
         return new Comparable(config.host(), config.port(), config.adminPort(), config.shutdownGrace(),
                 config.stopDelay(), config.strategy(), config.strategyOptions(), config.backends(),
                 config.bodyMaxBytes(), config.backendTimeout(), config.clientBodyTimeout(), config.clientSendTimeout(),
-                config.accessLog(), config.routes());
+                config.trustedProxies().entries(), config.accessLog(), config.routes());
     }
 
     private record Comparable(String host, int port, int adminPort, java.time.Duration grace,
                               java.time.Duration stopDelay, String strategy, PluginOptions options,
                               BackendSource backends, int bodyMaxBytes, java.time.Duration backendTimeout,
                               java.time.Duration clientBodyTimeout, java.time.Duration clientSendTimeout,
-                              boolean accessLog, java.util.List<?> routes) {
+                              java.util.List<String> trustedProxies, boolean accessLog, java.util.List<?> routes) {
         Comparable withStrategyOptions(PluginOptions replaced) {
             return new Comparable(host, port, adminPort, grace, stopDelay, strategy, replaced, backends, bodyMaxBytes,
-                    backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog, routes);
+                    backendTimeout, clientBodyTimeout, clientSendTimeout, trustedProxies, accessLog, routes);
         }
     }
 }

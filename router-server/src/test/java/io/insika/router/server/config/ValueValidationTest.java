@@ -9,6 +9,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasItems;
 
@@ -46,6 +47,20 @@ class ValueValidationTest {
         assertThat(files.problems("proxy: { body-max-bytes: 256k }"), contains("proxy.body-max-bytes: [256k] " + expected));
         assertThat(files.problems("", Map.of("INSIKA_ROUTER_BODY_MAX_BYTES", "-5")),
                 contains("INSIKA_ROUTER_BODY_MAX_BYTES: [-5] " + expected));
+    }
+
+    @Test
+    void trustedProxiesAreAddressesOrCidrBlocks() {
+        String expected = "(expected: comma-separated IP addresses or CIDR blocks, such as 10.0.0.0/8, fd00::/8)";
+        assertThat(files.problems("proxy: { trusted-proxies: \"10.0.0.0/33\" }"),
+                contains("proxy.trusted-proxies: [10.0.0.0/33] " + expected));
+        assertThat(files.problems("proxy: { trusted-proxies: \"ingress.local\" }"),
+                contains("proxy.trusted-proxies: [ingress.local] " + expected));
+        assertThat(files.problems("", Map.of("INSIKA_ROUTER_TRUSTED_PROXIES", "10.0.0.0/8, nonsense")),
+                contains("INSIKA_ROUTER_TRUSTED_PROXIES: [10.0.0.0/8, nonsense] " + expected));
+        assertThat(files.load("proxy: { trusted-proxies: \"10.0.0.0/8, fd00::/8, 192.0.2.1\" }").trustedProxies()
+                .entries(), contains("10.0.0.0/8", "fd00::/8", "192.0.2.1"));
+        assertThat(files.load("").trustedProxies().isEmpty(), is(true));
     }
 
     @Test
