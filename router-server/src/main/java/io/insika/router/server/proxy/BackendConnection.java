@@ -33,7 +33,7 @@ import io.insika.router.api.Backend;
  * {@link BackendConnections}' watchdog closes a connection whose wait exceeds the backend
  * timeout; the blocked read then fails and {@link #timedOut()} tells why.
  */
-final class BackendConnection implements AutoCloseable {
+final class BackendConnection implements WireInput, WireOutput, AutoCloseable {
 
     private static final int READ_BUFFER = 8192;
     private static final int WRITE_BUFFER = 8192;
@@ -42,6 +42,9 @@ final class BackendConnection implements AutoCloseable {
     private final SocketChannel channel;
     private final InputStream in;
     private final OutputStream out;
+    // Plain connections write through the channel, whose buffer position says how many bytes
+    // the kernel took even when a write fails; TLS has no such count (null here).
+    private final boolean plain;
     private final ByteBuffer probe = ByteBuffer.allocate(1);
     private final byte[] buffer = new byte[READ_BUFFER];
     // Kept with the connection rather than made per request: a request head and a small body
@@ -52,16 +55,22 @@ final class BackendConnection implements AutoCloseable {
     // Apart, because a streamed upload writes on one thread while the answer is read on another.
     private volatile long readingSince;
     private volatile long writingSince;
+    // A backend may be silent for as long as we are still sending it the request: its answer
+    // is only overdue once the request is complete.
+    private volatile boolean sending;
+    private volatile long requestSentAt;
+    private long bytesSent;
     private volatile boolean timedOut;
     private volatile boolean closed;
     private boolean tunnel;
     private long idleSince;
 
-    private BackendConnection(Backend backend, SocketChannel channel, InputStream in, OutputStream out) {
+    private BackendConnection(Backend backend, SocketChannel channel, InputStream in, OutputStream out, boolean plain) {
         this.backend = backend;
         this.channel = channel;
         this.in = in;
         this.out = out;
+        this.plain = plain;
     }
 
     /**
@@ -82,10 +91,10 @@ final class BackendConnection implements AutoCloseable {
             channel.socket().connect(address, timeoutMillis);
             if ("https".equalsIgnoreCase(backend.uri().getScheme())) {
                 SSLSocket tls = tls(channel, backend, timeoutMillis);
-                return new BackendConnection(backend, channel, tls.getInputStream(), tls.getOutputStream());
+                return new BackendConnection(backend, channel, tls.getInputStream(), tls.getOutputStream(), false);
             }
             return new BackendConnection(backend, channel, channel.socket().getInputStream(),
-                    channel.socket().getOutputStream());
+                    channel.socket().getOutputStream(), true);
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
@@ -144,11 +153,28 @@ final class BackendConnection implements AutoCloseable {
         tunnel = true;
     }
 
-    /** Writes bytes to the backend, all of them, watched by the timeout. */
-    void write(byte[] bytes, int offset, int length) throws IOException {
+    /**
+     * Writes bytes to the backend, all of them, watched by the timeout. When it fails,
+     * {@link #bytesSent()} still tells how many reached the kernel: on a plain connection exactly,
+     * on TLS as all of them (a record may have gone out).
+     */
+    @Override
+    public void write(byte[] bytes, int offset, int length) throws IOException {
         writingSince = tunnel ? 0 : System.nanoTime();
         try {
-            out.write(bytes, offset, length);
+            if (plain) {
+                ByteBuffer buffer = ByteBuffer.wrap(bytes, offset, length);
+                try {
+                    while (buffer.hasRemaining()) {
+                        channel.write(buffer);
+                    }
+                } finally {
+                    bytesSent += buffer.position() - offset;
+                }
+            } else {
+                bytesSent += length; // before: a TLS write that fails part-way may have sent some
+                out.write(bytes, offset, length);
+            }
         } catch (IOException e) {
             throw translate(e);
         } finally {
@@ -156,8 +182,41 @@ final class BackendConnection implements AutoCloseable {
         }
     }
 
+    /** How many request bytes this connection has taken since {@link #startExchange()}. */
+    @Override
+    public long bytesSent() {
+        return bytesSent;
+    }
+
+    /** A new exchange begins: nothing of its request is sent yet, and the backend owes no answer. */
+    @Override
+    public void startExchange() {
+        bytesSent = 0;
+        sending = true;
+    }
+
+    /** The request is all sent: from now on the backend's silence counts against it. */
+    @Override
+    public void requestSent() {
+        requestSentAt = System.nanoTime();
+        sending = false;
+    }
+
+    /**
+     * Ends our direction only (TCP half-close): the backend reads the end of the stream and may
+     * still send what it has left.
+     */
+    void shutdownOutput() throws IOException {
+        if (plain) {
+            channel.shutdownOutput();
+        } else {
+            close(); // a TLS half-close is not supported by every peer: end the tunnel instead
+        }
+    }
+
     /** Flushes what the stream may hold (a TLS record); a no-op on plain connections. */
-    void flush() throws IOException {
+    @Override
+    public void flush() throws IOException {
         out.flush();
     }
 
@@ -166,7 +225,8 @@ final class BackendConnection implements AutoCloseable {
      *
      * @return false at end of stream
      */
-    boolean fill() throws IOException {
+    @Override
+    public boolean fill() throws IOException {
         if (position < limit) {
             return true;
         }
@@ -188,35 +248,49 @@ final class BackendConnection implements AutoCloseable {
     }
 
     /** Like {@link #fill()}, but end of stream is an error: the answer was cut. */
-    void require() throws IOException {
+    @Override
+    public void require() throws IOException {
         if (!fill()) {
             throw new EOFException("backend " + backend.id() + " closed the connection mid-answer");
         }
     }
 
-    byte[] writeBuffer() {
+    @Override
+    public byte[] writeBuffer() {
         return writeBuffer;
     }
 
-    byte[] buffer() {
+    @Override
+    public byte[] buffer() {
         return buffer;
     }
 
-    int position() {
+    @Override
+    public int position() {
         return position;
     }
 
-    int limit() {
+    @Override
+    public int limit() {
         return limit;
     }
 
-    void consume(int count) {
+    @Override
+    public void consume(int count) {
         position += count;
     }
 
-    /** When the longest-waiting blocking read or write started, or 0 if none is under way. */
+    /**
+     * When the longest-waiting blocking read or write started, or 0 if none is under way. A read
+     * counts only from the moment the request was all sent: until then the backend may rightly
+     * wait for the rest of an upload (each of whose writes is watched on its own).
+     */
     long waitingSince() {
         long reading = readingSince;
+        if (reading != 0) {
+            long sent = requestSentAt;
+            reading = sending ? 0 : (sent - reading > 0 ? sent : reading);
+        }
         long writing = writingSince;
         if (reading == 0 || writing == 0) {
             return reading == 0 ? writing : reading;

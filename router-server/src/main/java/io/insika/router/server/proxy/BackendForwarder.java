@@ -37,6 +37,7 @@ final class BackendForwarder implements AutoCloseable {
     private final BackendConnections connections;
     private final RouterMetrics metrics;
     private final ClientStallWatchdog clientWatchdog;
+    private final TrustedProxies trustedProxies;
 
     /**
      * @param currentBackends the ids of the backends in the pool now
@@ -47,6 +48,7 @@ final class BackendForwarder implements AutoCloseable {
         this.connections = new BackendConnections(settings.backendTimeout(), currentBackends);
         this.metrics = metrics;
         this.clientWatchdog = clientWatchdog;
+        this.trustedProxies = settings.trustedProxies();
     }
 
     /**
@@ -74,24 +76,39 @@ final class BackendForwarder implements AutoCloseable {
             BackendConnection connection = lease.connection();
             RequestWriter writer = new RequestWriter(connection);
             Upload upload = null;
-            ResponseHead head;
-            ResponseBody answer;
+            boolean reusable;
             try {
                 long sending = System.nanoTime();
-                upload = send(request, body, writer, connection);
-                head = ResponseHead.read(connection);
+                upload = send(request, body, writer, connection, trustedProxies);
+                ResponseHead head = ResponseHead.read(connection);
                 int code = head.status();
                 if (code == 101) {
                     // only UpgradeTunnel asks for a protocol switch; here the request had no Upgrade
                     throw new ProtocolException("backend switched protocols unasked");
                 }
                 metrics.backend(backend).answered(code, System.nanoTime() - sending);
-                answer = ResponseBody.of(connection, head, method == Method.HEAD || code == 204 || code == 304);
+                ResponseBody answer = ResponseBody.of(connection, head, method == Method.HEAD || bodiless(code));
+                // an IOException from here on means nothing of the answer reached the client
+                reusable = ResponseRelay.relay(response, head, answer, method == Method.HEAD, clientWatchdog::watch);
             } catch (ClientGoneException e) {
                 connections.discard(connection);
+                stop(upload);
+                if (e.malformed() && !writer.started()) {
+                    return Optional.of(ProxyFailure.BAD_REQUEST);
+                }
                 throw new ClientLeftException("client went away while sending its body", e);
+            } catch (BackendBrokeException e) {
+                connections.discard(connection);
+                stop(upload);
+                metrics.backend(backend).failed(BackendError.BROKEN);
+                throw e;
+            } catch (ClientLeftException e) {
+                connections.discard(connection);
+                stop(upload);
+                throw e;
             } catch (IOException | RuntimeException e) {
                 connections.discard(connection); // also ends an upload still writing
+                stop(upload);
                 if (upload != null && upload.clientGone()) {
                     throw new ClientLeftException("client went away while sending its body", upload.failure);
                 }
@@ -104,13 +121,31 @@ final class BackendForwarder implements AutoCloseable {
                 LOGGER.log(System.Logger.Level.DEBUG, "exchange with " + backend.id() + " failed", e);
                 return failed(backend, classify(writer.started(), connection));
             }
-            try {
-                relay(response, connection, head, answer, upload);
-            } catch (BackendBrokeException e) {
-                metrics.backend(backend).failed(BackendError.BROKEN);
-                throw e;
+            boolean uploaded = upload == null || upload.succeeded();
+            if (reusable && uploaded) {
+                connections.release(connection);
+            } else {
+                connections.discard(connection);
+            }
+            if (!uploaded) {
+                // Answered before the body ended (or the body failed): the rest of it will never be
+                // read, so the client connection cannot carry another request.
+                throw new CloseConnectionException("backend answered before the request body ended");
             }
             return Optional.empty();
+        }
+    }
+
+    // 1xx, 204 and 304 answers end with their head (RFC 9112, section 6.3)
+    private static boolean bodiless(int code) {
+        return code < 200 || code == 204 || code == 304;
+    }
+
+    // Once the exchange failed, the upload must not go on reading the client: after this, what
+    // the body says of itself (fully read or not) is final.
+    private static void stop(Upload upload) {
+        if (upload != null) {
+            upload.stop();
         }
     }
 
@@ -136,12 +171,12 @@ final class BackendForwarder implements AutoCloseable {
      *
      * @return the upload still running, or {@code null} when all was sent
      */
-    private static Upload send(ServerRequest request, BodyPeek body, RequestWriter writer, BackendConnection connection)
-            throws IOException {
+    private static Upload send(ServerRequest request, BodyPeek body, RequestWriter writer, BackendConnection connection,
+                               TrustedProxies trustedProxies) throws IOException {
         writer.requestLine(request.prologue());
-        ForwardedHeaders.copy(request, writer);
-        boolean lengthKnown = request.headers().contentLength().isPresent();
-        writer.endHead(body != null && !lengthKnown);
+        ForwardedHeaders.copy(request.prologue(), request.headers(), request.remotePeer().address(), request.isSecure(),
+                HopByHopHeaders.of(request.headers()), trustedProxies, writer);
+        writer.endHead(framing(request, body));
         if (body == null) {
             writer.finish();
             return null;
@@ -157,24 +192,15 @@ final class BackendForwarder implements AutoCloseable {
         return Upload.start(body, writer, connection);
     }
 
-    private void relay(ServerResponse response, BackendConnection connection, ResponseHead head, ResponseBody answer,
-                       Upload upload) {
-        boolean reusable = false;
-        try {
-            reusable = ResponseRelay.relay(response, head, answer, clientWatchdog::watch);
-        } finally {
-            boolean uploaded = upload == null || upload.succeeded();
-            if (reusable && uploaded) {
-                connections.release(connection);
-            } else {
-                connections.discard(connection);
-            }
+    // What the body really sent will be: Helidon has checked a Content-Length against the body
+    // it reads; a chunked body keeps its unknown length; no body says nothing unless the client
+    // said Content-Length: 0 (a POST with an empty body).
+    private static long framing(ServerRequest request, BodyPeek body) {
+        if (body == null) {
+            return request.headers().contains(io.helidon.http.HeaderNames.CONTENT_LENGTH) ? 0 : RequestWriter.NO_BODY;
         }
-        if (upload != null && !upload.succeeded()) {
-            // Answered before the body ended (or the body failed): the rest of it will never be
-            // read, so the client connection cannot carry another request.
-            throw new CloseConnectionException("backend answered before the request body ended");
-        }
+        long declared = body.declaredLength();
+        return declared >= 0 ? declared : RequestWriter.CHUNKED;
     }
 
     /** A request body streaming to the backend on its own virtual thread. */
@@ -222,6 +248,19 @@ final class BackendForwarder implements AutoCloseable {
 
         boolean clientGone() {
             return failure instanceof ClientGoneException;
+        }
+
+        // Interrupting a virtual thread blocked on a socket closes that socket: the client's,
+        // if it was waiting for body bytes, which ends the request's connection as it must.
+        void stop() {
+            if (!done && failure == null) {
+                thread.interrupt();
+                try {
+                    thread.join(UPLOAD_SETTLE);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
         }
     }
 

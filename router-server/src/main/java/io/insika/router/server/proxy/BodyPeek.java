@@ -26,7 +26,7 @@ final class BodyPeek implements BodyPrefix {
     private byte[] buffer = new byte[0];
     private int filled;
     private boolean clientEnded;
-    private IOException clientFailure;
+    private ClientGoneException clientFailure;
 
     /**
      * @param client         the request body as Helidon streams it
@@ -53,6 +53,11 @@ final class BodyPeek implements BodyPrefix {
     @Override
     public boolean exceedsLimit() {
         return filled > limit;
+    }
+
+    /** The body's Content-Length, or -1 when it is chunked. */
+    long declaredLength() {
+        return declaredLength;
     }
 
     /** How many body bytes have been taken from the client so far. */
@@ -93,8 +98,13 @@ final class BodyPeek implements BodyPrefix {
      */
     void requireClient() {
         if (clientFailure != null) {
-            throw new ClientGoneException(clientFailure);
+            throw clientFailure;
         }
+    }
+
+    /** Whether the body was read to its end: then the client connection can carry another request. */
+    boolean fullyRead() {
+        return clientFailure == null && unpeekedLength() == 0;
     }
 
     /** How many bytes follow the peeked ones: 0 when the body is all peeked, -1 when unknown (chunked). */
@@ -121,10 +131,12 @@ final class BodyPeek implements BodyPrefix {
                 n = client.read(copyBuffer);
             } catch (IOException e) {
                 throw new ClientGoneException(e);
-            } catch (java.io.UncheckedIOException e) {
-                throw new ClientGoneException(e.getCause());
+            } catch (RuntimeException e) {
+                // Helidon's reader reports a client that left, and a chunk it cannot parse, unchecked
+                throw ClientGoneException.from(e);
             }
             if (n < 0) {
+                clientEnded = true;
                 return;
             }
             if (n > 0) {
@@ -161,9 +173,9 @@ final class BodyPeek implements BodyPrefix {
             filled += n;
             return true;
         } catch (IOException e) {
-            clientFailure = e;
-        } catch (java.io.UncheckedIOException e) {
-            clientFailure = e.getCause();
+            clientFailure = new ClientGoneException(e);
+        } catch (RuntimeException e) {
+            clientFailure = ClientGoneException.from(e);
         }
         clientEnded = true;
         return false;

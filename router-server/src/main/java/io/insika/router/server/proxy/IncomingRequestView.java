@@ -18,13 +18,16 @@ import io.insika.router.api.RequestView;
 final class IncomingRequestView implements RequestView {
 
     private final HttpPrologue prologue;
+    private final String path;
     private final ServerRequestHeaders headers;
     private final Map<String, String> pathParameters;
     private final BodyPrefix body;
 
-    IncomingRequestView(HttpPrologue prologue, ServerRequestHeaders headers, Map<String, String> pathParameters,
-                        BodyPrefix body) {
+    /** @param path the raw path in origin form ({@link RequestTarget#path}) */
+    IncomingRequestView(HttpPrologue prologue, String path, ServerRequestHeaders headers,
+                        Map<String, String> pathParameters, BodyPrefix body) {
         this.prologue = prologue;
+        this.path = path;
         this.headers = headers;
         this.pathParameters = pathParameters;
         this.body = body;
@@ -37,7 +40,7 @@ final class IncomingRequestView implements RequestView {
 
     @Override
     public String rawPath() {
-        return prologue.uriPath().rawPath();
+        return path;
     }
 
     @Override

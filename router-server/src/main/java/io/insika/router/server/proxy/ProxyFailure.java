@@ -5,31 +5,42 @@ import java.nio.charset.StandardCharsets;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
+import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.ServerResponse;
 import io.insika.router.server.metrics.BackendError;
 
+import static io.insika.router.server.proxy.ProxyFailure.Bodies.UNAVAILABLE_BODY;
+
 /**
- * The answers the router gives in a backend's place. Request-path failures map to a status here
- * and nowhere else.
+ * The answers the router gives in a backend's place. Request-path failures map to a status, a
+ * label and a body here and nowhere else.
  *
  * <p>Only {@link #UNAVAILABLE} says "retryable": it is sent when no byte of the request reached
  * any backend (the owner refused the connection, timed out connecting, or there is no backend),
  * so the client may safely send the request again. Once a backend may have seen the request the
  * router cannot know whether it ran, and says so with a non-retryable 502 or 504.
+ * {@link #BAD_REQUEST} refuses what the client sent before any backend saw it.
  */
 enum ProxyFailure {
 
-    /** The owner could not be reached, or there are no backends: retry later. */
-    UNAVAILABLE(Status.SERVICE_UNAVAILABLE_503, BackendError.UNREACHABLE,
-            "{\"error\":{\"class\":\"Insika::Router::BackendUnavailable\",\"message\":\"no backend reachable\","
-                    + "\"retryable\":true,\"retry_after\":1}}"),
-    /** The owner took the request and then failed before answering. */
+    /** The owner could not be reached: retry later. */
+    UNAVAILABLE(Status.SERVICE_UNAVAILABLE_503, BackendError.UNREACHABLE, UNAVAILABLE_BODY),
+    /** There are no backends: the same answer as {@link #UNAVAILABLE}, counted apart. */
+    NO_BACKEND(Status.SERVICE_UNAVAILABLE_503, BackendError.NO_BACKEND, UNAVAILABLE_BODY),
+    /** The owner took the request and then failed before answering, or answered what is not HTTP. */
     BACKEND_FAILED(Status.BAD_GATEWAY_502, BackendError.FAILED,
             "{\"error\":{\"class\":\"Insika::Router::BackendFailed\",\"message\":\"backend failed before responding\","
                     + "\"retryable\":false}}"),
     /** The owner took the request and stayed silent past backend-timeout. */
     BACKEND_TIMEOUT(Status.GATEWAY_TIMEOUT_504, BackendError.TIMEOUT,
             "{\"error\":{\"class\":\"Insika::Router::BackendTimeout\",\"message\":\"backend did not respond in time\","
+                    + "\"retryable\":false}}"),
+    /**
+     * The client's request cannot be forwarded as it is (a header octet the router cannot relay
+     * unchanged, a body whose framing is invalid): no backend saw any of it.
+     */
+    BAD_REQUEST(Status.BAD_REQUEST_400, null,
+            "{\"error\":{\"class\":\"Insika::Router::BadRequest\",\"message\":\"the request cannot be forwarded as sent\","
                     + "\"retryable\":false}}");
 
     private final Status status;
@@ -42,9 +53,18 @@ enum ProxyFailure {
         this.body = body.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** How the metrics count it. */
+    Status status() {
+        return status;
+    }
+
+    /** How the metrics count it against the backend; {@code null} for the client's own fault. */
     BackendError error() {
         return error;
+    }
+
+    /** The access log's {@code error} value. */
+    String label() {
+        return error == null ? "bad-request" : error.label();
     }
 
     /**
@@ -52,19 +72,45 @@ enum ProxyFailure {
      *
      * @param response        the client's response, not yet sent
      * @param closeConnection whether the client's connection must close afterwards: when the
-     *                        request body was not read to its end, closing is cheaper and safer
-     *                        than draining an upload nobody will use
+     *                        request body was not read to its end, what is left of it must never
+     *                        be read as the next request
+     * @throws CloseConnectionException after sending, when {@code closeConnection}: Helidon 4.5
+     *                                  keeps a connection open whatever the answer says
      */
     void send(ServerResponse response, boolean closeConnection) {
         response.status(status);
         response.headers().clear();
         response.header(HeaderValues.CONTENT_TYPE_JSON);
-        if (this == UNAVAILABLE) {
+        if (status == Status.SERVICE_UNAVAILABLE_503) {
             response.header(HeaderNames.RETRY_AFTER, "1");
         }
         if (closeConnection) {
             response.header(HeaderValues.CONNECTION_CLOSE);
         }
         response.send(body);
+        if (closeConnection) {
+            throw new CloseConnectionException("answered " + status.code() + " with the request body unread");
+        }
+    }
+
+    /** The whole answer as bytes, for a connection that has left Helidon's routing (an upgrade). */
+    byte[] closingAnswer() {
+        String head = "HTTP/1.1 " + status.code() + " " + status.reasonPhrase() + "\r\n"
+                + "Content-Type: application/json\r\n"
+                + (status == Status.SERVICE_UNAVAILABLE_503 ? "Retry-After: 1\r\n" : "")
+                + "Content-Length: " + body.length + "\r\nConnection: close\r\n\r\n";
+        byte[] headBytes = head.getBytes(StandardCharsets.US_ASCII);
+        byte[] all = java.util.Arrays.copyOf(headBytes, headBytes.length + body.length);
+        System.arraycopy(body, 0, all, headBytes.length, body.length);
+        return all;
+    }
+
+    /** Held apart: an enum's constants cannot read its own static fields. */
+    static final class Bodies {
+        static final String UNAVAILABLE_BODY = "{\"error\":{\"class\":\"Insika::Router::BackendUnavailable\","
+                + "\"message\":\"no backend reachable\",\"retryable\":true,\"retry_after\":1}}";
+
+        private Bodies() {
+        }
     }
 }

@@ -8,6 +8,7 @@ import java.util.stream.Collectors;
 
 import io.helidon.http.HttpPrologue;
 import io.helidon.http.ServerRequestHeaders;
+import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
@@ -66,26 +67,36 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         metrics.requestStarted();
         Placed placed = null;
         String error = null;
+        BodyPeek body = null;
         try {
-            BodyPeek body = request.content().hasEntity()
+            body = request.content().hasEntity()
                     ? new BodyPeek(clientWatchdog.watch(request.content().inputStream()), settings.bodyMaxBytes(),
                             request.headers().contentLength().orElse(-1))
                     : null;
-            placed = place(request.prologue(), request.headers(), pool.snapshot(), body);
-            if (body != null) {
-                try {
-                    body.requireClient();
-                } catch (ClientGoneException e) {
-                    throw new ClientLeftException("client went away while its body was read for the key", e);
+            Optional<ProxyFailure> failure;
+            if (!ClientHeadCheck.forwardable(request.prologue(), request.headers())) {
+                failure = Optional.of(ProxyFailure.BAD_REQUEST);
+            } else {
+                placed = place(request.prologue(), request.headers(), pool.snapshot(), body);
+                failure = clientBodyFailure(body);
+                if (failure.isEmpty()) {
+                    failure = forward(request, response, placed, body);
                 }
             }
-            error = forward(request, response, placed, body);
+            if (failure.isPresent()) {
+                error = failure.get().label();
+                // a refused request ends its connection: whatever its client sends next is suspect
+                failure.get().send(response, failure.get() == ProxyFailure.BAD_REQUEST
+                        || (body != null && !body.fullyRead()));
+            }
         } catch (BackendBrokeException e) {
             error = BackendError.BROKEN.label();
             throw e;
         } catch (ClientLeftException e) {
             error = e.timedOut() ? "client-timeout" : "client-left";
             throw e;
+        } catch (CloseConnectionException e) {
+            throw e; // the answer is out (or cannot be sent); the connection must not carry another request
         } catch (RuntimeException e) {
             error = "internal";
             throw e;
@@ -97,25 +108,37 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         }
     }
 
-    /** @return the failure's label, or {@code null} when the backend's answer was relayed */
-    private String forward(ServerRequest request, ServerResponse response, Placed placed, BodyPeek body) {
+    // A body the key peek could not read: a client that left gets no answer, a body whose
+    // framing Helidon's reader refused gets 400, before any backend saw a byte of it.
+    private static Optional<ProxyFailure> clientBodyFailure(BodyPeek body) {
+        if (body == null) {
+            return Optional.empty();
+        }
+        try {
+            body.requireClient();
+            return Optional.empty();
+        } catch (ClientGoneException e) {
+            if (e.malformed()) {
+                return Optional.of(ProxyFailure.BAD_REQUEST);
+            }
+            throw new ClientLeftException("client went away while its body was read for the key", e);
+        }
+    }
+
+    /** @return the failure to answer with, or empty when the backend's answer was relayed */
+    private Optional<ProxyFailure> forward(ServerRequest request, ServerResponse response, Placed placed,
+                                           BodyPeek body) {
         if (placed.backend() == null) {
             LOGGER.log(Level.DEBUG, "no backends: {0} {1} answered 503", request.prologue().method().text(),
                     request.prologue().uriPath().rawPath());
             metrics.noBackend();
-            ProxyFailure.UNAVAILABLE.send(response, body != null);
-            return BackendError.NO_BACKEND.label();
+            return Optional.of(ProxyFailure.NO_BACKEND);
         }
         Backend owner = placed.backend();
         Optional<ProxyFailure> failure = forwarder.forward(request, response, owner, body);
-        if (failure.isEmpty()) {
-            return null;
-        }
-        ProxyFailure it = failure.get();
-        LOGGER.log(Level.WARNING, "backend {0}: {1} for {2} {3}", owner.id(), it,
-                request.prologue().method().text(), request.prologue().uriPath().rawPath());
-        it.send(response, body != null);
-        return it.error().label();
+        failure.ifPresent(it -> LOGGER.log(Level.WARNING, "backend {0}: {1} for {2} {3}", owner.id(), it,
+                request.prologue().method().text(), request.prologue().uriPath().rawPath()));
+        return failure;
     }
 
     @Override
@@ -125,6 +148,10 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         if (accessLog != null) {
             accessLog.close();
         }
+    }
+
+    TrustedProxies trustedProxies() {
+        return settings.trustedProxies();
     }
 
     RoutingSnapshot snapshot() {
@@ -163,12 +190,13 @@ public final class ProxyHandler implements Handler, AutoCloseable {
      * @param body the body, or {@code null} when there is none (or none may be read)
      */
     Placed locate(HttpPrologue prologue, ServerRequestHeaders headers, RoutingSnapshot snapshot, BodyPeek body) {
-        Optional<RouteMatch> match = routes.match(prologue.method().text(), prologue.uriPath().rawPath());
+        String path = RequestTarget.path(prologue);
+        Optional<RouteMatch> match = routes.match(prologue.method().text(), path);
         if (match.isEmpty()) {
             return new Placed(snapshot.next().orElse(null), null, Placement.NO_ROUTE, null);
         }
         Route route = match.get().route();
-        Optional<String> key = findKey(prologue, headers, match.get(), body);
+        Optional<String> key = findKey(prologue, path, headers, match.get(), body);
         if (key.isPresent()) {
             if (LOGGER.isLoggable(Level.DEBUG)) {
                 LOGGER.log(Level.DEBUG, "key {0} on {1}", SessionKeyDigest.of(key.get()), route);
@@ -182,11 +210,11 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         return new Placed(snapshot.next().orElse(null), route, miss, null);
     }
 
-    private Optional<String> findKey(HttpPrologue prologue, ServerRequestHeaders headers, RouteMatch match,
-                                     BodyPeek body) {
+    private Optional<String> findKey(HttpPrologue prologue, String path, ServerRequestHeaders headers,
+                                     RouteMatch match, BodyPeek body) {
         io.insika.router.api.BodyPrefix visibleBody = match.route().needsBody() && body != null ? body : EmptyBody.INSTANCE;
         Map<String, String> parameters = match.pathParameters();
-        IncomingRequestView view = new IncomingRequestView(prologue, headers, parameters, visibleBody);
+        IncomingRequestView view = new IncomingRequestView(prologue, path, headers, parameters, visibleBody);
         for (KeyExtractor extractor : match.route().extractors()) {
             try {
                 Optional<String> key = extractor.extract(view);

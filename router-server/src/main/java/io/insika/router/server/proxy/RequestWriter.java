@@ -9,61 +9,100 @@ import io.helidon.http.HttpPrologue;
 /**
  * Writes one request to a backend: the head, then the body, as HTTP/1.1 with a Content-Length or
  * in chunks. Small requests leave in a single write; larger bodies stream through a fixed buffer.
- * Records whether any byte went out, which decides if a failure may be answered as retryable.
+ *
+ * <p>The framing of what it sends is decided here and only here ({@link #endHead(long)}), from
+ * the body the router really sends: no framing header of the client's is ever copied, so no
+ * header filtering upstream can leave the backend reading a body as a request of its own.
+ * Every name and value is checked as it is written: a line break can never enter the head.
  */
 final class RequestWriter extends OutputStream {
+
+    /** For {@link #endHead(long)}: the request has no body, and says nothing of one. */
+    static final long NO_BODY = -2;
+    /** For {@link #endHead(long)}: the body's length is unknown; it goes in chunks. */
+    static final long CHUNKED = -1;
 
     private static final byte[] CRLF = {'\r', '\n'};
     private static final byte[] LAST_CHUNK = {'0', '\r', '\n', '\r', '\n'};
 
-    private final BackendConnection connection;
+    private final WireOutput connection;
     private byte[] buffer;
     private int count;
     private boolean chunked;
-    private boolean started;
+    private long remaining = -1; // of a Content-Length body: writing more is refused
 
-    RequestWriter(BackendConnection connection) {
+    RequestWriter(WireOutput connection) {
         this.connection = connection;
         this.buffer = connection.writeBuffer();
+        connection.startExchange();
     }
 
-    /** Starts the head with the client's method, raw path and raw query, byte for byte. */
+    /** Starts the head with the client's method and its target in origin form, byte for byte. */
     void requestLine(HttpPrologue prologue) {
-        requestLine(prologue.method().text(), prologue.hasQuery()
-                ? prologue.uriPath().rawPath() + "?" + prologue.query().rawValue()
-                : prologue.uriPath().rawPath());
+        requestLine(prologue.method().text(), RequestTarget.originForm(prologue));
     }
 
-    /** Starts the head: {@code METHOD target HTTP/1.1}. */
+    /**
+     * Starts the head: {@code METHOD target HTTP/1.1}.
+     *
+     * @throws IllegalArgumentException if the method is not a token or the target not visible ASCII
+     */
     void requestLine(String method, String target) {
+        if (!HttpSyntax.isToken(method) || !HttpSyntax.isTarget(target)) {
+            throw new IllegalArgumentException("not a request line: " + HttpSyntax.printable(method + " " + target));
+        }
         ascii(method);
         append((byte) ' ');
         ascii(target);
         ascii(" HTTP/1.1\r\n");
     }
 
+    /**
+     * Adds a header field.
+     *
+     * @throws IllegalArgumentException if the name is not a token or is a framing header (only
+     *                                  {@link #endHead} writes those), or the value holds a control
+     *                                  character or a character outside ISO-8859-1
+     */
     void header(String name, String value) {
+        if (!HttpSyntax.isToken(name) || name.equalsIgnoreCase("content-length")
+                || name.equalsIgnoreCase("transfer-encoding")) {
+            throw new IllegalArgumentException("not a header this writer takes: " + HttpSyntax.printable(name));
+        }
+        field(name, value);
+    }
+
+    private void field(String name, String value) {
+        int mark = count;
         ascii(name);
         append((byte) ':');
         append((byte) ' ');
-        ascii(value);
+        if (!fieldValue(value)) {
+            count = mark;
+            throw new IllegalArgumentException("header " + name + ": value not sendable");
+        }
         append(CRLF, 0, 2);
     }
 
     /**
-     * Ends the head; the body that follows is sent in chunks when its length is unknown.
+     * Ends the head with the framing of the body that follows.
+     *
+     * @param bodyLength the body's length, {@link #CHUNKED} when unknown, or {@link #NO_BODY}
      */
-    void endHead(boolean chunkedBody) {
-        if (chunkedBody) {
-            header("Transfer-Encoding", "chunked");
+    void endHead(long bodyLength) {
+        if (bodyLength == CHUNKED) {
+            field("Transfer-Encoding", "chunked");
+            chunked = true;
+        } else if (bodyLength >= 0) {
+            field("Content-Length", Long.toString(bodyLength));
+            remaining = bodyLength;
         }
         append(CRLF, 0, 2);
-        this.chunked = chunkedBody;
     }
 
-    /** Whether any byte reached the socket: from then on the backend may act on the request. */
+    /** Whether any byte reached the backend: from then on it may act on the request. */
     boolean started() {
-        return started;
+        return connection.bytesSent() > 0;
     }
 
     @Override
@@ -75,6 +114,13 @@ final class RequestWriter extends OutputStream {
     public void write(byte[] bytes, int offset, int length) throws IOException {
         if (length == 0) {
             return;
+        }
+        if (remaining >= 0) {
+            if (length > remaining) {
+                // more than the head announced: the excess would be read as another request
+                throw new IOException("body longer than its Content-Length");
+            }
+            remaining -= length;
         }
         if (chunked) {
             if (count + length + 20 > buffer.length) {
@@ -95,13 +141,21 @@ final class RequestWriter extends OutputStream {
         connection.flush();
     }
 
-    /** Ends the body and sends all that is buffered. */
+    /**
+     * Ends the body and sends all that is buffered.
+     *
+     * @throws IOException if a Content-Length body ended short: the backend would wait for the rest
+     */
     void finish() throws IOException {
+        if (remaining > 0) {
+            throw new IOException("body ended " + remaining + " bytes short of its Content-Length");
+        }
         if (chunked) {
             append(LAST_CHUNK, 0, LAST_CHUNK.length);
         }
         drain();
         connection.flush();
+        connection.requestSent();
     }
 
     private void appendBody(byte[] bytes, int offset, int length) throws IOException {
@@ -125,12 +179,24 @@ final class RequestWriter extends OutputStream {
     }
 
     private void send(byte[] bytes, int offset, int length) throws IOException {
-        started = true; // set before: a write that fails part-way may have sent some
         connection.write(bytes, offset, length);
     }
 
-    // Header values hold what Helidon parsed: one char per octet, so each char is written back as
-    // its low byte.
+    // A field value, one octet per char: HTAB, SP, visible ASCII and obs-text only.
+    private boolean fieldValue(String value) {
+        int length = value.length();
+        ensure(length);
+        for (int i = 0; i < length; i++) {
+            char c = value.charAt(i);
+            if (!HttpSyntax.isFieldValueChar(c)) {
+                return false;
+            }
+            buffer[count++] = (byte) c;
+        }
+        return true;
+    }
+
+    // Method, target and names: checked by their callers; one char per octet.
     private void ascii(String text) {
         int length = text.length();
         ensure(length);

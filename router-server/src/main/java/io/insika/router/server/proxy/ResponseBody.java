@@ -1,6 +1,7 @@
 package io.insika.router.server.proxy;
 
 import java.io.EOFException;
+import java.io.Flushable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ProtocolException;
@@ -12,23 +13,35 @@ import java.util.OptionalLong;
  * A backend answer's body, decoded from its HTTP/1.1 framing (RFC 9112, section 6.3): a
  * Content-Length, chunked transfer coding, or everything until the backend closes. Reads come
  * straight from the connection's buffer; nothing is held beyond it.
+ *
+ * <p>Framing is read strictly, since a mistake here would hand the rest of one answer to the
+ * next request on the connection: a {@code Transfer-Encoding} other than {@code chunked}, a
+ * {@code Content-Length} that is not digits or disagrees with itself, a chunk size that is not
+ * 1 to 15 hex digits, chunk data not followed by its line end, are all a
+ * {@link ProtocolException}. An answer with both {@code Transfer-Encoding} and
+ * {@code Content-Length} is read as chunked (section 6.3, rule 3) and its connection is never
+ * reused.
  */
 final class ResponseBody extends InputStream {
 
     private static final int MAX_CHUNK_LINE = 4096;
+    private static final int MAX_TRAILER_BYTES = ResponseHead.MAX_HEAD_BYTES;
 
     private enum Framing { NONE, LENGTH, CHUNKED, UNTIL_CLOSE }
 
-    private final BackendConnection connection;
+    private final WireInput input;
     private final Framing framing;
     private final long length;
+    private final boolean reusable;
     private long remaining;
     private boolean complete;
+    private Flushable beforeWait;
 
-    private ResponseBody(BackendConnection connection, Framing framing, long length) {
-        this.connection = connection;
+    private ResponseBody(WireInput input, Framing framing, long length, boolean reusable) {
+        this.input = input;
         this.framing = framing;
         this.length = length;
+        this.reusable = reusable;
         this.remaining = framing == Framing.LENGTH ? length : 0;
         this.complete = framing == Framing.NONE || (framing == Framing.LENGTH && length == 0);
     }
@@ -36,51 +49,81 @@ final class ResponseBody extends InputStream {
     /**
      * The body that follows the head.
      *
-     * @param bodiless whether the answer has no body whatever its headers say (HEAD, 204, 304)
+     * @param bodiless whether the answer has no body whatever its headers say (HEAD, 1xx, 204, 304)
      * @throws ProtocolException if the framing headers are invalid or contradict each other
      */
-    static ResponseBody of(BackendConnection connection, ResponseHead head, boolean bodiless) throws ProtocolException {
-        if (bodiless) {
-            return new ResponseBody(connection, Framing.NONE, 0);
-        }
+    static ResponseBody of(WireInput input, ResponseHead head, boolean bodiless) throws ProtocolException {
         List<String> codings = head.values("transfer-encoding");
-        if (!codings.isEmpty()) {
-            String last = String.join(",", codings).toLowerCase(Locale.ROOT).strip();
-            // Chunked must come last; any other final coding leaves the close as the only end.
-            return last.endsWith("chunked")
-                    ? new ResponseBody(connection, Framing.CHUNKED, -1)
-                    : new ResponseBody(connection, Framing.UNTIL_CLOSE, -1);
-        }
         List<String> lengths = head.values("content-length");
-        if (lengths.isEmpty()) {
-            return new ResponseBody(connection, Framing.UNTIL_CLOSE, -1);
+        if (bodiless) {
+            return new ResponseBody(input, Framing.NONE, 0, true);
         }
+        if (!codings.isEmpty()) {
+            if (!isChunkedOnly(codings)) {
+                throw new ProtocolException("unsupported Transfer-Encoding " + codings);
+            }
+            return new ResponseBody(input, Framing.CHUNKED, -1, lengths.isEmpty());
+        }
+        if (lengths.isEmpty()) {
+            return new ResponseBody(input, Framing.UNTIL_CLOSE, -1, false);
+        }
+        return new ResponseBody(input, Framing.LENGTH, declaredLength(lengths), true);
+    }
+
+    /**
+     * The one length a list of Content-Length fields declares ({@code 5} and {@code 5, 5} alike).
+     *
+     * @throws ProtocolException if a value is not digits, or they disagree
+     */
+    static long declaredLength(List<String> fields) throws ProtocolException {
         long length = -1;
-        for (String field : lengths) {
-            for (String value : field.split(",")) {
+        for (String field : fields) {
+            for (String value : field.split(",", -1)) {
                 long parsed = parseLength(value.strip());
                 if (length >= 0 && parsed != length) {
-                    throw new ProtocolException("conflicting Content-Length values " + lengths);
+                    throw new ProtocolException("conflicting Content-Length values " + fields);
                 }
                 length = parsed;
             }
         }
-        return new ResponseBody(connection, Framing.LENGTH, length);
+        return length;
+    }
+
+    private static boolean isChunkedOnly(List<String> codings) {
+        int chunked = 0;
+        for (String field : codings) {
+            for (String coding : field.split(",", -1)) {
+                String name = coding.strip().toLowerCase(Locale.ROOT);
+                if (!name.equals("chunked")) {
+                    return false;
+                }
+                chunked++;
+            }
+        }
+        return chunked == 1;
     }
 
     private static long parseLength(String value) throws ProtocolException {
         if (value.isEmpty() || value.length() > 18) {
-            throw new ProtocolException("bad Content-Length [" + value + "]");
+            throw new ProtocolException("bad Content-Length [" + HttpSyntax.printable(value) + "]");
         }
         long length = 0;
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             if (c < '0' || c > '9') {
-                throw new ProtocolException("bad Content-Length [" + value + "]");
+                throw new ProtocolException("bad Content-Length [" + HttpSyntax.printable(value) + "]");
             }
             length = length * 10 + (c - '0');
         }
         return length;
+    }
+
+    /**
+     * Called whenever a read is about to wait for the backend: whatever was read before reaches
+     * the client then, so a body of any framing arrives as it was sent.
+     */
+    void beforeWaiting(Flushable flush) {
+        this.beforeWait = flush;
     }
 
     /** The body's length when the backend declared it. */
@@ -93,9 +136,9 @@ final class ResponseBody extends InputStream {
         return framing == Framing.NONE || (framing == Framing.LENGTH && length == 0);
     }
 
-    /** Whether the body was read to its framed end: only then can the connection be reused. */
+    /** Whether the body was read to its framed end and the framing allows another answer after it. */
     boolean complete() {
-        return complete && framing != Framing.UNTIL_CLOSE;
+        return complete && reusable;
     }
 
     @Override
@@ -117,12 +160,25 @@ final class ResponseBody extends InputStream {
         };
     }
 
+    private boolean more() throws IOException {
+        if (!input.buffered() && beforeWait != null) {
+            beforeWait.flush();
+        }
+        return input.fill();
+    }
+
+    private void need() throws IOException {
+        if (!more()) {
+            throw new EOFException("backend closed the connection mid-answer");
+        }
+    }
+
     private int readCounted(byte[] target, int offset, int count) throws IOException {
         if (remaining == 0) {
             complete = true;
             return -1;
         }
-        if (!connection.fill()) {
+        if (!more()) {
             throw new EOFException("backend closed with " + remaining + " of " + length + " body bytes unsent");
         }
         int n = copy(target, offset, (int) Math.min(count, remaining));
@@ -146,17 +202,17 @@ final class ResponseBody extends InputStream {
             }
             remaining = size;
         }
-        connection.require();
+        need();
         int n = copy(target, offset, (int) Math.min(count, remaining));
         remaining -= n;
-        if (remaining == 0) {
-            expectCrlf();
+        if (remaining == 0 && !line().isEmpty()) {
+            throw new ProtocolException("chunk data longer than its size");
         }
         return n;
     }
 
     private int readToClose(byte[] target, int offset, int count) throws IOException {
-        if (!connection.fill()) {
+        if (!more()) {
             complete = true;
             return -1;
         }
@@ -164,52 +220,94 @@ final class ResponseBody extends InputStream {
     }
 
     private int copy(byte[] target, int offset, int count) {
-        int n = Math.min(count, connection.limit() - connection.position());
-        System.arraycopy(connection.buffer(), connection.position(), target, offset, n);
-        connection.consume(n);
+        int n = Math.min(count, input.limit() - input.position());
+        System.arraycopy(input.buffer(), input.position(), target, offset, n);
+        input.consume(n);
         return n;
     }
 
-    // chunk-size [ chunk-ext ] CRLF (RFC 9112, section 7.1)
+    // chunk-size [ chunk-ext ] CRLF (RFC 9112, section 7.1); chunk-size = 1*HEXDIG, no sign, no 0x
     private long nextChunkSize() throws IOException {
         String line = line();
-        int end = line.indexOf(';');
-        String hex = (end < 0 ? line : line.substring(0, end)).strip();
-        if (hex.isEmpty() || hex.length() > 15) {
-            throw new ProtocolException("bad chunk size line [" + line + "]");
+        int digits = 0;
+        long size = 0;
+        while (digits < line.length() && Character.digit(line.charAt(digits), 16) >= 0 && line.charAt(digits) < 0x80) {
+            size = (size << 4) | Character.digit(line.charAt(digits), 16);
+            digits++;
+            if (digits > 15) {
+                throw new ProtocolException("chunk size longer than 15 hex digits");
+            }
         }
-        try {
-            return Long.parseLong(hex, 16);
-        } catch (NumberFormatException e) {
-            throw new ProtocolException("bad chunk size line [" + line + "]");
+        if (digits == 0 || !isExtension(line, digits)) {
+            throw new ProtocolException("bad chunk size line [" + HttpSyntax.printable(line) + "]");
         }
+        return size;
     }
 
-    private void expectCrlf() throws IOException {
-        if (!line().isEmpty()) {
-            throw new ProtocolException("chunk data longer than its size");
+    // *( BWS ";" BWS ext-name [ BWS "=" BWS ext-val ] ): read past, only checked for stray bytes
+    private static boolean isExtension(String line, int from) {
+        int i = from;
+        while (i < line.length() && (line.charAt(i) == ' ' || line.charAt(i) == '\t')) {
+            i++;
         }
+        if (i == line.length()) {
+            return true;
+        }
+        if (line.charAt(i) != ';') {
+            return false;
+        }
+        for (; i < line.length(); i++) {
+            if (!HttpSyntax.isFieldValueChar(line.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
-    // Trailer fields end the body; they are not relayed (our answer to the client has its own framing).
+    // Trailer fields end the body; they are checked like header fields and not relayed (the
+    // answer to the client has its own framing).
     private void skipTrailers() throws IOException {
-        while (!line().isEmpty()) {
-            // skip
+        int total = 0;
+        for (String line = line(); !line.isEmpty(); line = line()) {
+            total += line.length() + 2;
+            if (total > MAX_TRAILER_BYTES || !isFieldLine(line)) {
+                throw new ProtocolException("bad or oversized trailer section");
+            }
         }
     }
 
+    private static boolean isFieldLine(String line) {
+        int colon = 0;
+        while (colon < line.length() && HttpSyntax.isTokenChar(line.charAt(colon))) {
+            colon++;
+        }
+        if (colon == 0 || colon == line.length() || line.charAt(colon) != ':') {
+            return false;
+        }
+        for (int i = colon + 1; i < line.length(); i++) {
+            if (!HttpSyntax.isFieldValueChar(line.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // A line ends in LF, with or without the CR before it; a CR anywhere else is refused.
     private String line() throws IOException {
         StringBuilder line = new StringBuilder();
         while (true) {
-            connection.require();
-            byte b = connection.buffer()[connection.position()];
-            connection.consume(1);
+            need();
+            byte b = input.buffer()[input.position()];
+            input.consume(1);
             if (b == '\n') {
                 int last = line.length() - 1;
                 return last >= 0 && line.charAt(last) == '\r' ? line.substring(0, last) : line.toString();
             }
             if (line.length() >= MAX_CHUNK_LINE) {
                 throw new ProtocolException("chunk line longer than " + MAX_CHUNK_LINE + " bytes");
+            }
+            if (line.length() > 0 && line.charAt(line.length() - 1) == '\r') {
+                throw new ProtocolException("bare CR in a chunk line");
             }
             line.append((char) (b & 0xff));
         }

@@ -13,8 +13,17 @@ import io.helidon.http.HeaderValues;
 
 /**
  * A backend's status line and headers (RFC 9112, sections 4 and 5), parsed from the
- * connection's buffer, and what they say about the body's framing and the connection's reuse.
- * Interim (1xx) answers are read past: the client gets the final one.
+ * connection's buffer and validated whole before a byte of it can reach a client: a head that
+ * is not exactly what the grammar allows is a {@link ProtocolException}, which the router
+ * answers with 502. Interim (1xx) answers are read past, at most {@link #MAX_INTERIM} of them:
+ * the client gets the final one.
+ *
+ * <p>What is refused: a status line other than {@code HTTP/1.0} or {@code HTTP/1.1}, three
+ * digits and an optional reason; a field name that is not a token or is followed by
+ * whitespace; obs-fold; a control character (NUL, a bare CR, DEL...) anywhere but HTAB in a
+ * value; a head over {@link #MAX_HEAD_BYTES} or {@link #MAX_FIELDS} fields. Lines may end in a
+ * bare LF (RFC 9112, section 2.2): the router writes its own head to the client, so that
+ * leniency cannot reach anyone else. Octets 0x80 to 0xFF (obs-text) are kept exactly.
  *
  * @param status    the status code
  * @param headers   the header fields in the order received, hop-by-hop ones included
@@ -24,78 +33,113 @@ record ResponseHead(int status, List<Header> headers, boolean keepAlive) {
 
     /** Longest status line plus headers accepted from a backend. */
     static final int MAX_HEAD_BYTES = 64 * 1024;
+    /** Most header fields accepted in one head. */
+    static final int MAX_FIELDS = 256;
+    /** Most interim answers accepted before the final one. */
+    static final int MAX_INTERIM = 16;
 
     /**
      * Reads the final answer's head.
      *
      * @throws java.io.EOFException if the backend closed the connection first
-     * @throws ProtocolException    if the head is not HTTP/1.x or too large
+     * @throws ProtocolException    if the head is not valid HTTP/1.x, or too large
      */
-    static ResponseHead read(BackendConnection connection) throws IOException {
-        while (true) {
-            ResponseHead head = readOne(connection);
+    static ResponseHead read(WireInput input) throws IOException {
+        for (int interim = 0; ; interim++) {
+            ResponseHead head = readOne(input);
             if (head.status >= 200 || head.status == 101) {
                 return head;
+            }
+            if (interim == MAX_INTERIM) {
+                throw new ProtocolException("more than " + MAX_INTERIM + " interim answers");
             }
         }
     }
 
-    private static ResponseHead readOne(BackendConnection connection) throws IOException {
-        LineReader lines = new LineReader(connection);
+    private static ResponseHead readOne(WireInput input) throws IOException {
+        LineReader lines = new LineReader(input);
         String statusLine = lines.next();
-        // "HTTP/1.1 200 OK": the version, a space, three digits, then an optional reason.
-        if (statusLine.length() < 12 || !statusLine.startsWith("HTTP/1.") || statusLine.charAt(8) != ' '
-                || (statusLine.length() > 12 && statusLine.charAt(12) != ' ')) {
-            throw new ProtocolException("not an HTTP/1.x status line: " + printable(statusLine));
-        }
-        int status = parseStatus(statusLine);
+        int status = parseStatusLine(statusLine);
         boolean http11 = statusLine.charAt(7) == '1';
         List<Header> headers = new ArrayList<>(12);
         boolean close = !http11;
         for (String line = lines.next(); !line.isEmpty(); line = lines.next()) {
-            int colon = line.indexOf(':');
-            if (colon <= 0 || line.charAt(0) == ' ' || line.charAt(0) == '\t'
-                    || Character.isWhitespace(line.charAt(colon - 1))) {
-                // obs-fold, a missing colon or whitespace before it: RFC 9112 section 5 says reject
-                throw new ProtocolException("malformed header line: " + printable(line));
+            if (headers.size() == MAX_FIELDS) {
+                throw new ProtocolException("more than " + MAX_FIELDS + " header fields");
             }
-            String name = line.substring(0, colon);
-            String value = line.substring(colon + 1).strip();
-            Header header = HeaderValues.create(HeaderNames.create(name), value);
+            Header header = parseField(line);
             headers.add(header);
             if (header.headerName().equals(HeaderNames.CONNECTION)) {
-                String tokens = value.toLowerCase(Locale.ROOT);
-                if (tokens.contains("close")) {
-                    close = true;
-                } else if (!http11 && tokens.contains("keep-alive")) {
-                    close = false;
+                for (String token : header.get().split(",")) {
+                    String option = token.strip().toLowerCase(Locale.ROOT);
+                    if (option.equals("close")) {
+                        close = true;
+                    } else if (!http11 && option.equals("keep-alive")) {
+                        close = false;
+                    }
                 }
             }
         }
         return new ResponseHead(status, List.copyOf(headers), !close);
     }
 
-    private static int parseStatus(String statusLine) throws ProtocolException {
+    // status-line = HTTP-version SP status-code SP [ reason-phrase ]; a missing last SP is taken too
+    private static int parseStatusLine(String line) throws ProtocolException {
+        if (line.length() < 12 || !line.startsWith("HTTP/1.") || (line.charAt(7) != '0' && line.charAt(7) != '1')
+                || line.charAt(8) != ' ' || (line.length() > 12 && line.charAt(12) != ' ')) {
+            throw new ProtocolException("not an HTTP/1.x status line: " + HttpSyntax.printable(line));
+        }
         int status = 0;
         for (int i = 9; i < 12; i++) {
-            char c = statusLine.charAt(i);
+            char c = line.charAt(i);
             if (c < '0' || c > '9') {
-                throw new ProtocolException("bad status code: " + printable(statusLine));
+                throw new ProtocolException("bad status code: " + HttpSyntax.printable(line));
             }
             status = status * 10 + (c - '0');
         }
         if (status < 100) {
-            throw new ProtocolException("bad status code: " + printable(statusLine));
+            throw new ProtocolException("bad status code: " + HttpSyntax.printable(line));
+        }
+        for (int i = 13; i < line.length(); i++) {
+            if (!HttpSyntax.isFieldValueChar(line.charAt(i))) {
+                throw new ProtocolException("control character in the reason phrase: " + HttpSyntax.printable(line));
+            }
         }
         return status;
     }
 
-    private static String printable(String line) {
-        String shown = line.length() > 80 ? line.substring(0, 80) + "..." : line;
-        return shown.replaceAll("[^\\x20-\\x7e]", "?");
+    // field-line = field-name ":" OWS field-value OWS
+    private static Header parseField(String line) throws ProtocolException {
+        int colon = 0;
+        while (colon < line.length() && HttpSyntax.isTokenChar(line.charAt(colon))) {
+            colon++;
+        }
+        if (colon == 0 || colon == line.length() || line.charAt(colon) != ':') {
+            // obs-fold, a missing colon, whitespace or any non-token character in the name
+            throw new ProtocolException("malformed header line: " + HttpSyntax.printable(line));
+        }
+        for (int i = colon + 1; i < line.length(); i++) {
+            if (!HttpSyntax.isFieldValueChar(line.charAt(i))) {
+                throw new ProtocolException("control character in header " + line.substring(0, colon));
+            }
+        }
+        String value = strip(line, colon + 1);
+        return HeaderValues.create(HeaderNames.create(line.substring(0, colon)), value);
     }
 
-    /** The header fields of one name: used for Content-Length and Transfer-Encoding. */
+    private static String strip(String line, int from) {
+        int start = from;
+        int end = line.length();
+        while (start < end && (line.charAt(start) == ' ' || line.charAt(start) == '\t')) {
+            start++;
+        }
+        while (end > start && (line.charAt(end - 1) == ' ' || line.charAt(end - 1) == '\t')) {
+            end--;
+        }
+        return line.substring(start, end);
+    }
+
+    /** The values of the fields of one name, as received: used for the framing headers. */
     List<String> values(String lowerCaseName) {
         List<String> values = new ArrayList<>(1);
         for (Header header : headers) {
@@ -106,23 +150,23 @@ record ResponseHead(int status, List<Header> headers, boolean keepAlive) {
         return values;
     }
 
-    // Lines end in CRLF; a bare LF is accepted as RFC 9112 section 2.2 allows. Bytes are taken
-    // as ISO-8859-1, so every octet of a field value survives to the client.
+    // Lines end in LF, with the CR before it if there is one; a CR anywhere else is refused.
+    // Bytes are taken as ISO-8859-1, so every octet of a field value survives to the client.
     private static final class LineReader {
-        private final BackendConnection connection;
+        private final WireInput input;
         private int total;
 
-        LineReader(BackendConnection connection) {
-            this.connection = connection;
+        LineReader(WireInput input) {
+            this.input = input;
         }
 
         String next() throws IOException {
             StringBuilder line = null;
             while (true) {
-                connection.require();
-                byte[] buffer = connection.buffer();
-                int start = connection.position();
-                int end = connection.limit();
+                input.require();
+                byte[] buffer = input.buffer();
+                int start = input.position();
+                int end = input.limit();
                 int lf = start;
                 while (lf < end && buffer[lf] != '\n') {
                     lf++;
@@ -134,13 +178,21 @@ record ResponseHead(int status, List<Header> headers, boolean keepAlive) {
                 }
                 String part = new String(buffer, start, taken, StandardCharsets.ISO_8859_1);
                 if (lf < end) {
-                    connection.consume(taken + 1);
+                    input.consume(taken + 1);
                     String whole = line == null ? part : line.append(part).toString();
-                    return whole.endsWith("\r") ? whole.substring(0, whole.length() - 1) : whole;
+                    return withoutCr(whole);
                 }
-                connection.consume(taken);
+                input.consume(taken);
                 line = (line == null ? new StringBuilder() : line).append(part);
             }
+        }
+
+        private static String withoutCr(String line) throws ProtocolException {
+            int length = line.endsWith("\r") ? line.length() - 1 : line.length();
+            if (line.lastIndexOf('\r', length - 1) >= 0) {
+                throw new ProtocolException("bare CR in the response head");
+            }
+            return length == line.length() ? line : line.substring(0, length);
         }
     }
 }

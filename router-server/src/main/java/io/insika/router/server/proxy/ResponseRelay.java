@@ -1,24 +1,40 @@
 package io.insika.router.server.proxy;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 
 import io.helidon.http.Header;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
-import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.ServerResponse;
 
 /**
- * Copies a backend's answer to the client as it arrives: status, end-to-end headers, body.
- * Anything that breaks once the answer has started closes the client connection, so a cut
- * answer never looks complete.
+ * Copies a backend's answer to the client as it arrives: status, end-to-end headers, body. The
+ * one place that decides the framing of the client's answer, from the body really relayed: a
+ * backend's {@code Content-Length} and {@code Transfer-Encoding} are never copied, only what the
+ * router knows to be true is said.
+ * <ul>
+ * <li>204, 205 and 304 go bodiless and say no length; HEAD says the length the backend gave,
+ *     or none (RFC 9110, sections 8.6 and 9.3.2).</li>
+ * <li>A body the backend framed with a length keeps it; any other goes chunked.</li>
+ * <li>Nothing reaches the client before the body's first bytes (or its end): a backend that
+ *     fails before then is answered 502 instead, with nothing of its answer relayed. After
+ *     that, a failure closes the client connection, so a cut answer never looks complete.</li>
+ * <li>Whatever was read reaches the client before the next read from the backend would wait,
+ *     whatever the framing: an event stream or a slow download is never held back.</li>
+ * </ul>
  */
 final class ResponseRelay {
+
+    // Framing is the router's to decide (above); these never pass as the backend wrote them.
+    private static final Set<String> FRAMING = Set.of("content-length", "transfer-encoding");
 
     private ResponseRelay() {
     }
@@ -26,38 +42,104 @@ final class ResponseRelay {
     /**
      * Relays an answer whose head was read.
      *
-     * @param watch wraps the client's stream, so a client that stops reading is cut
+     * @param headRequest whether the request was a HEAD
+     * @param watch       wraps the client's stream, so a client that stops reading is cut
      * @return whether the backend connection ended cleanly and may carry another request
-     * @throws CloseConnectionException if the backend or the client failed mid-answer
+     * @throws IOException              if the backend failed before anything reached the client:
+     *                                  the response is untouched and may still be answered
+     * @throws BackendBrokeException    if the backend failed mid-answer
+     * @throws ClientLeftException      if the client went away mid-answer
      */
-    static boolean relay(ServerResponse response, ResponseHead head, ResponseBody body,
-                         UnaryOperator<OutputStream> watch) {
+    static boolean relay(ServerResponse response, ResponseHead head, ResponseBody body, boolean headRequest,
+                         UnaryOperator<OutputStream> watch) throws IOException {
+        int code = head.status();
+        if (code == 204 || code == 205 || code == 304) {
+            // Helidon gives every bodiless answer a Content-Length: 0 unless one is set
+            startAnswer(response, head);
+            response.header(RelayedHeader.unwritten(HeaderNames.CONTENT_LENGTH, "0"));
+            response.send();
+            return head.keepAlive() && code != 205; // a 205's body, if it sent one, was not read
+        }
+        if (headRequest) {
+            OptionalLong length = head.values("transfer-encoding").isEmpty() && !head.values("content-length").isEmpty()
+                    ? OptionalLong.of(ResponseBody.declaredLength(head.values("content-length")))
+                    : OptionalLong.empty();
+            startAnswer(response, head);
+            response.header(length.isPresent()
+                    ? HeaderValues.create(HeaderNames.CONTENT_LENGTH, length.getAsLong())
+                    : RelayedHeader.unwritten(HeaderNames.CONTENT_LENGTH, "0"));
+            response.send();
+            return head.keepAlive();
+        }
+        byte[] buffer = new byte[BodyPeek.copyBufferSize(body.declaredLength().orElse(-1))];
+        int first = body.isEmpty() ? -1 : body.read(buffer); // an IOException here: nothing was relayed
+        startAnswer(response, head);
+        if (first < 0) {
+            response.send(); // Content-Length: 0
+            return head.keepAlive() && body.complete();
+        }
+        body.declaredLength().ifPresent(length -> response.header(HeaderNames.CONTENT_LENGTH, Long.toString(length)));
+        OutputStream out = watch.apply(response.outputStream());
+        body.beforeWaiting(() -> {
+            try {
+                out.flush();
+            } catch (IOException | RuntimeException e) {
+                throw new ClientLeftException("client went away mid-response", e);
+            }
+        });
+        write(out, buffer, first);
+        while (true) {
+            int n;
+            try {
+                n = body.read(buffer);
+            } catch (IOException | UncheckedIOException e) {
+                throw new BackendBrokeException("backend failed mid-response", e);
+            }
+            if (n < 0) {
+                break;
+            }
+            write(out, buffer, n);
+        }
+        try {
+            out.close();
+        } catch (IOException | RuntimeException e) {
+            throw new ClientLeftException("client went away mid-response", e);
+        }
+        return head.keepAlive() && body.complete();
+    }
+
+    private static void write(OutputStream out, byte[] buffer, int n) {
+        try {
+            out.write(buffer, 0, n);
+        } catch (IOException | RuntimeException e) {
+            throw new ClientLeftException("client went away mid-response", e);
+        }
+    }
+
+    // Status and end-to-end headers; each name once, with all its values in the order received,
+    // so each Set-Cookie survives, and obs-text kept octet for octet.
+    private static void startAnswer(ServerResponse response, ResponseHead head) {
         response.status(Status.create(head.status()));
         HopByHopHeaders hopByHop = HopByHopHeaders.of(head.headers());
         List<Header> headers = head.headers();
         for (int i = 0; i < headers.size(); i++) {
             Header header = headers.get(i);
-            if (hopByHop.excludes(header)) {
+            String name = header.headerName().lowerCase();
+            if (FRAMING.contains(name) || hopByHop.excludes(header) || seenBefore(headers, i, name)) {
                 continue;
             }
-            // The first line of a name replaces what Helidon may have preset (Content-Length);
-            // later lines add to it, so each Set-Cookie survives.
-            if (seenBefore(headers, i)) {
-                response.headers().add(header);
-            } else {
+            List<String> values = valuesFrom(headers, i, name);
+            if (values.size() == 1 && !RelayedHeader.needed(values.get(0))) {
                 response.header(header);
+            } else if (values.stream().anyMatch(RelayedHeader::needed)) {
+                response.header(RelayedHeader.exact(header.headerName(), values));
+            } else {
+                response.header(HeaderValues.create(header.headerName(), values));
             }
         }
-        if (body.isEmpty()) {
-            response.send();
-            return head.keepAlive();
-        }
-        streamBody(body, watch.apply(response.outputStream()), body.declaredLength());
-        return head.keepAlive() && body.complete();
     }
 
-    private static boolean seenBefore(List<Header> headers, int index) {
-        String name = headers.get(index).headerName().lowerCase();
+    private static boolean seenBefore(List<Header> headers, int index, String name) {
         for (int i = 0; i < index; i++) {
             if (headers.get(i).headerName().lowerCase().equals(name)) {
                 return true;
@@ -66,34 +148,14 @@ final class ResponseRelay {
         return false;
     }
 
-    // Streams as it arrives; a body of unknown length (SSE, chunked) is flushed after every read so
-    // each event reaches the client as soon as the backend wrote it.
-    private static void streamBody(InputStream from, OutputStream to, OptionalLong length) {
-        byte[] buffer = new byte[BodyPeek.copyBufferSize(length.isPresent() ? length.getAsLong() : -1)];
-        boolean flushEachRead = length.isEmpty();
-        while (true) {
-            int n;
-            try {
-                n = from.read(buffer);
-            } catch (IOException | UncheckedIOException e) {
-                throw new BackendBrokeException("backend failed mid-response", e);
-            }
-            if (n < 0) {
-                break;
-            }
-            try {
-                to.write(buffer, 0, n);
-                if (flushEachRead) {
-                    to.flush();
-                }
-            } catch (IOException | RuntimeException e) {
-                throw new ClientLeftException("client went away mid-response", e);
+    private static List<String> valuesFrom(List<Header> headers, int index, String name) {
+        List<String> values = new ArrayList<>(1);
+        values.add(headers.get(index).get());
+        for (int i = index + 1; i < headers.size(); i++) {
+            if (headers.get(i).headerName().lowerCase().equals(name)) {
+                values.add(headers.get(i).get());
             }
         }
-        try {
-            to.close();
-        } catch (IOException | RuntimeException e) {
-            throw new ClientLeftException("client went away mid-response", e);
-        }
+        return values.size() == 1 ? List.of(values.get(0)) : values;
     }
 }

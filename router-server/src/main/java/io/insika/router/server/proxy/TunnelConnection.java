@@ -72,11 +72,18 @@ final class TunnelConnection implements ServerConnection {
         }
     }
 
+    // The client's end of stream is passed on as one (a half-close): the backend may still have
+    // things to say, and its own close then ends the tunnel. Any failure ends both directions.
     private void clientToBackend() {
         DataReader client = ctx.dataReader();
         try {
             while (true) {
-                client.ensureAvailable(); // throws at end of stream: the client left
+                try {
+                    client.ensureAvailable();
+                } catch (DataReader.InsufficientDataAvailableException e) {
+                    backend.shutdownOutput();
+                    return;
+                }
                 byte[] bytes = client.readBuffer().readBytes();
                 backend.write(bytes, 0, bytes.length);
                 backend.flush();
@@ -84,7 +91,6 @@ final class TunnelConnection implements ServerConnection {
             }
         } catch (IOException | RuntimeException e) {
             LOGGER.log(System.Logger.Level.DEBUG, "tunnel to " + backend.backend().id() + " ended", e);
-        } finally {
             connections.discard(backend); // ends backendToClient
         }
     }

@@ -5,6 +5,7 @@ import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 import io.helidon.common.buffers.BufferData;
 import io.helidon.http.Header;
@@ -53,6 +54,9 @@ final class UpgradeTunnel implements Http1Upgrader {
         // taken now: a closed socket forgets its peer, and a tunnel is logged when it closes
         SocketAddress client = proxy.accessLog() == null ? null : ctx.remotePeer().address();
         ServerRequestHeaders requestHeaders = ServerRequestHeaders.create(headers);
+        if (!ClientHeadCheck.forwardable(prologue, requestHeaders)) {
+            return null; // the proxy refuses it with 400
+        }
         // counted only once the tunnel takes it: a declined upgrade is placed again by the proxy
         Placed placed = proxy.locate(prologue, requestHeaders, proxy.snapshot(), null);
         Optional<Backend> owner = placed.owner();
@@ -69,31 +73,43 @@ final class UpgradeTunnel implements Http1Upgrader {
         }
         proxy.count(placed);
         BackendMeters meters = proxy.metrics().backend(owner.get());
+        boolean refusalStarted = false;
+        int refusalStatus = 0;
         try {
             long sending = System.nanoTime();
             RequestWriter writer = new RequestWriter(backend);
             writer.requestLine(prologue);
-            ForwardedHeaders.copy(requestHeaders, ctx.remotePeer().address(), ctx.isSecure(),
-                    HopByHopHeaders.ofUpgrade(requestHeaders), writer);
-            writer.endHead(false);
+            ForwardedHeaders.copy(prologue, requestHeaders, ctx.remotePeer().address(), ctx.isSecure(),
+                    HopByHopHeaders.ofUpgrade(requestHeaders), proxy.trustedProxies(), writer);
+            writer.endHead(RequestWriter.NO_BODY); // Helidon only offers upgrades without a body
             writer.finish();
             ResponseHead head = ResponseHead.read(backend);
             meters.answered(head.status(), System.nanoTime() - sending);
             if (head.status() == 101) {
-                writeHead(ctx, "101 Switching Protocols", head, HopByHopHeaders.ofUpgrade(head.headers()), false);
+                writeSwitch(ctx, head);
                 backend.becomeTunnel();
                 return new TunnelConnection(ctx, backend, connections, proxy.metrics(),
                         bytes -> log(client, prologue, requestHeaders, 101, bytes, placed, null, started));
             }
-            long bytes = relayRefusal(ctx, backend, head);
+            ResponseBody body = ResponseBody.of(backend, head, bodiless(head.status()));
+            refusalStatus = head.status();
+            refusalStarted = true;
+            long bytes = relayRefusal(ctx, head, body);
             log(client, prologue, requestHeaders, head.status(), bytes, placed, null, started);
         } catch (IOException | RuntimeException e) {
             LOGGER.log(System.Logger.Level.DEBUG, "upgrade through " + owner.get().id() + " failed", e);
-            meters.failed(BackendError.FAILED);
-            byte[] failed = "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-                    .getBytes(StandardCharsets.US_ASCII);
-            writeNow(ctx, failed);
-            log(client, prologue, requestHeaders, 502, failed.length, placed, BackendError.FAILED.label(), started);
+            // Once the refusal's head is out, a failure can only cut the connection; before, it is answered
+            if (!refusalStarted) {
+                ProxyFailure failure = backend.timedOut() ? ProxyFailure.BACKEND_TIMEOUT : ProxyFailure.BACKEND_FAILED;
+                meters.failed(failure.error());
+                byte[] answer = failure.closingAnswer();
+                writeNow(ctx, answer);
+                log(client, prologue, requestHeaders, failure.status().code(), answer.length, placed, failure.label(),
+                        started);
+            } else {
+                meters.failed(BackendError.BROKEN);
+                log(client, prologue, requestHeaders, refusalStatus, 0, placed, BackendError.BROKEN.label(), started);
+            }
         }
         connections.discard(backend);
         return new TunnelConnection.Closed(); // the answer is out; Helidon closes the connection
@@ -108,13 +124,31 @@ final class UpgradeTunnel implements Http1Upgrader {
         }
     }
 
-    // The owner answered the upgrade with an ordinary response: relay it, ended by the close.
-    // Returns the body bytes relayed.
-    private static long relayRefusal(ConnectionContext ctx, BackendConnection backend, ResponseHead head)
-            throws IOException {
-        writeHead(ctx, head.status() + " " + Status.create(head.status()).reasonPhrase(), head,
-                HopByHopHeaders.of(head.headers()), true);
-        ResponseBody body = ResponseBody.of(backend, head, false);
+    // 1xx, 204 and 304 answers end with their head (RFC 9112, section 6.3)
+    private static boolean bodiless(int code) {
+        return code < 200 || code == 204 || code == 304;
+    }
+
+    // The owner answered the upgrade with an ordinary response: relay it with the framing the
+    // router reads it by (its length, or the close), then the connection closes. Returns the body
+    // bytes relayed.
+    private static long relayRefusal(ConnectionContext ctx, ResponseHead head, ResponseBody body) throws IOException {
+        OptionalLong length = body.declaredLength();
+        StringBuilder text = new StringBuilder(256).append("HTTP/1.1 ").append(head.status()).append(' ')
+                .append(Status.create(head.status()).reasonPhrase()).append("\r\n");
+        HopByHopHeaders hopByHop = HopByHopHeaders.of(head.headers());
+        for (Header header : head.headers()) {
+            String name = header.headerName().lowerCase();
+            if (hopByHop.excludes(header) || name.equals("content-length") || name.equals("transfer-encoding")) {
+                continue;
+            }
+            text.append(header.headerName().defaultCase()).append(": ").append(header.get()).append("\r\n");
+        }
+        if (length.isPresent() && !bodiless(head.status())) {
+            text.append("Content-Length: ").append(length.getAsLong()).append("\r\n");
+        }
+        text.append("Connection: close\r\n\r\n");
+        writeNow(ctx, text.toString().getBytes(StandardCharsets.ISO_8859_1));
         byte[] chunk = new byte[8192];
         long relayed = 0;
         for (int n = body.read(chunk); n >= 0; n = body.read(chunk)) {
@@ -124,18 +158,15 @@ final class UpgradeTunnel implements Http1Upgrader {
         return relayed;
     }
 
-    private static void writeHead(ConnectionContext ctx, String status, ResponseHead head, HopByHopHeaders hopByHop,
-                                  boolean closeDelimited) {
-        StringBuilder text = new StringBuilder(256).append("HTTP/1.1 ").append(status).append("\r\n");
+    // The owner's 101 with its Connection and Upgrade, which the client needs to agree too
+    private static void writeSwitch(ConnectionContext ctx, ResponseHead head) {
+        StringBuilder text = new StringBuilder(256).append("HTTP/1.1 101 Switching Protocols\r\n");
+        HopByHopHeaders hopByHop = HopByHopHeaders.ofUpgrade(head.headers());
         for (Header header : head.headers()) {
             String name = header.headerName().lowerCase();
-            if (hopByHop.excludes(header) || (closeDelimited && name.equals("content-length"))) {
-                continue;
+            if (!hopByHop.excludes(header) && !name.equals("content-length")) {
+                text.append(header.headerName().defaultCase()).append(": ").append(header.get()).append("\r\n");
             }
-            text.append(header.headerName().defaultCase()).append(": ").append(header.get()).append("\r\n");
-        }
-        if (closeDelimited) {
-            text.append("Connection: close\r\n");
         }
         writeNow(ctx, text.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
     }

@@ -1,0 +1,38 @@
+package io.insika.router.server.proxy;
+
+import io.helidon.http.Header;
+import io.helidon.http.HttpPrologue;
+import io.helidon.http.ServerRequestHeaders;
+
+/**
+ * What the router checks of a client's head on top of Helidon's own parsing (which already
+ * refuses bad names, control characters, a missing or repeated {@code Host}, and conflicting or
+ * invalid framing): that every octet can be forwarded exactly as it came.
+ *
+ * <p>Helidon 4.5 decodes header values and the target as US-ASCII, so an octet above 0x7F
+ * (obs-text, {@code café} in UTF-8) reaches the router as U+FFFD and could only be forwarded
+ * changed. Such a request is refused with 400 before any backend sees it: relaying a different
+ * byte than the client sent is never an option.
+ */
+final class ClientHeadCheck {
+
+    private ClientHeadCheck() {
+    }
+
+    /** Whether the head can be forwarded byte for byte. */
+    static boolean forwardable(HttpPrologue prologue, ServerRequestHeaders headers) {
+        if (!HttpSyntax.isTarget(RequestTarget.originForm(prologue))) {
+            return false;
+        }
+        for (Header header : headers) {
+            for (String value : header.allValues()) {
+                for (int i = 0; i < value.length(); i++) {
+                    if (value.charAt(i) > 0x7e) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+}
