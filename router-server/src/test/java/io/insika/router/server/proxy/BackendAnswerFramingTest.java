@@ -167,8 +167,8 @@ class BackendAnswerFramingTest {
     void aBrokenChunkSizeMidBodyCutsTheClientConnectionWithoutAnEnding() throws Exception {
         start(head -> ScriptedBackend.Answer.thenClose("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
                 + "5\r\nhello\r\nzz\r\nrest\r\n0\r\n\r\n"));
+        // Whether "hello" was flushed before the cut is Helidon's business; an ending is not.
         String received = rawGet("/broken-chunks");
-        assertThat(received, containsString("hello"));
         assertThat(received, not(containsString("\r\n0\r\n\r\n")));
     }
 

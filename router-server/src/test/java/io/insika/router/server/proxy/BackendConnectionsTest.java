@@ -142,7 +142,7 @@ class BackendConnectionsTest {
         RequestWriter writer = new RequestWriter(connection);
         writer.requestLine("GET", "/");
         writer.header("Host", "t");
-        writer.endHead(false);
+        writer.endHead(RequestWriter.NO_BODY);
         writer.finish();
         ResponseHead head = ResponseHead.read(connection);
         ResponseBody body = ResponseBody.of(connection, head, false);

@@ -31,6 +31,7 @@ import org.junit.jupiter.api.Timeout;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.startsWith;
@@ -197,6 +198,38 @@ class WebSocketTunnelTest {
     }
 
     @Test
+    void anUpgradeRefusedWith204Or304IsAnsweredOnceAtOnceAndTheConnectionClosed() throws Exception {
+        start(1, ProxySettings.DEFAULTS);
+        for (String refusal : List.of("HTTP/1.1 204 No Content\r\n\r\n",
+                "HTTP/1.1 304 Not Modified\r\nContent-Length: 7\r\n\r\n")) {
+            backends.getFirst().refusal = refusal;
+            try (Socket socket = upgrade("refused")) {
+                socket.setSoTimeout(5_000); // the backend never closes: a close-delimited read would wait this out
+                String all = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+                assertThat(all, startsWith(refusal.substring(0, 12)));
+                assertThat("one answer", all.indexOf("HTTP/1.1", 1), is(-1));
+                assertThat(all, endsWith("\r\n\r\n"));
+            }
+        }
+    }
+
+    @Test
+    void theClientsEndOfStreamReachesTheBackendAndTheBackendsLastWordsStillReachTheClient() throws Exception {
+        start(1, ProxySettings.DEFAULTS);
+        backends.getFirst().drainAfterEndOfStream = true;
+        try (Socket socket = upgrade("half-close")) {
+            socket.setSoTimeout(10_000);
+            assertThat(RawHttp.readHead(socket.getInputStream()), startsWith("HTTP/1.1 101"));
+            socket.getInputStream().readNBytes(8); // the greeting, the backend's name
+            socket.getOutputStream().write("hi".getBytes(StandardCharsets.US_ASCII));
+            assertThat(new String(socket.getInputStream().readNBytes(2), StandardCharsets.US_ASCII), is("hi"));
+            socket.shutdownOutput();
+            byte[] rest = socket.getInputStream().readAllBytes();
+            assertThat(new String(rest, StandardCharsets.US_ASCII), is("drained"));
+        }
+    }
+
+    @Test
     void anUnreachableOwnerGetsTheRetryEnvelope() throws Exception {
         start(1, ProxySettings.DEFAULTS);
         backends.getFirst().close();
@@ -264,6 +297,8 @@ class WebSocketTunnelTest {
         final List<String> requests = new CopyOnWriteArrayList<>();
         final CountDownLatch closedByPeer = new CountDownLatch(1);
         volatile boolean refuse;
+        volatile String refusal;
+        volatile boolean drainAfterEndOfStream;
         volatile boolean speakWebSocket;
         private final ServerSocket server;
 
@@ -304,6 +339,12 @@ class WebSocketTunnelTest {
                             .getBytes(StandardCharsets.US_ASCII));
                     return;
                 }
+                if (refusal != null) {
+                    out.write(refusal.getBytes(StandardCharsets.US_ASCII));
+                    out.flush();
+                    in.read(); // and keeps the connection open: only the framing says the answer ended
+                    return;
+                }
                 // The greeting goes in the same write as the 101, as a server's first frame may.
                 out.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                         + "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n" + name)
@@ -316,6 +357,9 @@ class WebSocketTunnelTest {
                     }
                 }
                 closedByPeer.countDown();
+                if (drainAfterEndOfStream) {
+                    out.write("drained".getBytes(StandardCharsets.US_ASCII)); // after the client's end of stream
+                }
             } catch (SocketTimeoutException e) {
                 // not expected: no timeout is set
             } catch (IOException e) {

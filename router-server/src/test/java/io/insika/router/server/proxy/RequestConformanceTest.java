@@ -1,0 +1,237 @@
+package io.insika.router.server.proxy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.stream.Stream;
+
+import io.insika.router.server.RouterServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.anyOf;
+import static org.hamcrest.Matchers.endsWith;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.startsWith;
+
+/**
+ * The conformance corpus, client side: requests as an attacker or a broken client writes them,
+ * sent raw through the router to a {@link RecordingBackend}. For every vector the router either
+ * refuses it (a 4xx, and nothing complete reaches the backend) or forwards exactly one message
+ * that a strict and a lenient reader parse alike; and the next client, served over the same
+ * pooled backend connection, gets the answer to its own request, never a smuggled one's.
+ */
+class RequestConformanceTest {
+
+    /** What the router must do with a vector. */
+    enum Expect { REFUSED, FORWARDED, EITHER }
+
+    record Vector(String name, String request, Expect expect) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    private static final String SMUGGLED = "GET /slow-smuggled HTTP/1.1\r\nHost: x\r\n\r\n";
+
+    private static RecordingBackend backend;
+    private static RouterServer router;
+    private static int next;
+
+    @BeforeAll
+    static void start() throws IOException {
+        backend = RecordingBackend.start();
+        router = RouterServer.start("127.0.0.1", 0, RouterFixture.defaultRoutes(),
+                RouterFixture.ketamaPool(List.of(backend.backend())), ProxySettings.DEFAULTS);
+    }
+
+    @AfterAll
+    static void stop() {
+        router.close();
+        backend.close();
+    }
+
+    static Stream<Vector> vectors() {
+        return Stream.of(
+                // Connection may name hop-by-hop headers, never the framing or what the router sets
+                new Vector("connection-names-content-length",
+                        post("/v1/responses", "Connection: content-length\r\nContent-Length: " + SMUGGLED.length(), SMUGGLED),
+                        Expect.FORWARDED),
+                new Vector("connection-names-content-length-unkeyed-route",
+                        post("/other", "Connection: content-length\r\nContent-Length: " + SMUGGLED.length(), SMUGGLED),
+                        Expect.FORWARDED),
+                new Vector("connection-names-transfer-encoding",
+                        post("/other", "Connection: transfer-encoding\r\nTransfer-Encoding: chunked",
+                                Integer.toHexString(SMUGGLED.length()) + "\r\n" + SMUGGLED + "\r\n0\r\n\r\n"),
+                        Expect.FORWARDED),
+                new Vector("connection-names-host",
+                        "GET /a HTTP/1.1\r\nHost: x\r\nConnection: host\r\n\r\n", Expect.FORWARDED),
+                new Vector("connection-names-x-forwarded-for",
+                        "GET /a HTTP/1.1\r\nHost: x\r\nConnection: x-forwarded-for\r\nX-Forwarded-For: 1.2.3.4\r\n\r\n",
+                        Expect.FORWARDED),
+                // classic request smuggling: both framings, obfuscated codings, bad lengths
+                new Vector("cl-te", post("/other", "Content-Length: 6\r\nTransfer-Encoding: chunked", "0\r\n\r\nG"),
+                        Expect.REFUSED),
+                new Vector("te-cl", post("/other", "Transfer-Encoding: chunked\r\nContent-Length: 4",
+                        "5c\r\n" + SMUGGLED + "\r\n0\r\n\r\n"), Expect.REFUSED),
+                new Vector("te-xchunked", post("/other", "Transfer-Encoding: xchunked", "0\r\n\r\n"), Expect.REFUSED),
+                new Vector("te-chunked-identity", post("/other", "Transfer-Encoding: chunked, identity", "0\r\n\r\n"),
+                        Expect.REFUSED),
+                new Vector("te-twice-chunked", post("/other", "Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked",
+                        "0\r\n\r\n"), Expect.REFUSED),
+                new Vector("te-space-before-colon", post("/other", "Transfer-Encoding : chunked", "0\r\n\r\n"),
+                        Expect.REFUSED),
+                new Vector("te-obs-fold", post("/other", "Transfer-Encoding:\r\n chunked", "0\r\n\r\n"), Expect.REFUSED),
+                new Vector("te-tab", post("/other", "Transfer-Encoding:\tchunked", "5\r\nhello\r\n0\r\n\r\n"),
+                        Expect.EITHER),
+                new Vector("cl-duplicate-different", post("/other", "Content-Length: 3\r\nContent-Length: 5", "hello"),
+                        Expect.REFUSED),
+                new Vector("cl-list-different", post("/other", "Content-Length: 3, 5", "hello"), Expect.REFUSED),
+                new Vector("cl-duplicate-same", post("/other", "Content-Length: 5\r\nContent-Length: 5", "hello"),
+                        Expect.EITHER),
+                new Vector("cl-plus-sign", post("/other", "Content-Length: +5", "hello"), Expect.REFUSED),
+                new Vector("cl-negative", post("/other", "Content-Length: -1", "hello"), Expect.REFUSED),
+                new Vector("cl-not-a-number", post("/other", "Content-Length: 5x", "hello"), Expect.REFUSED),
+                new Vector("cl-hex", post("/other", "Content-Length: 0x5", "hello"), Expect.REFUSED),
+                // malformed chunk-size lines: refused, nothing after the error read as a request
+                new Vector("chunk-size-negative-keyed", post("/v1/responses", "Transfer-Encoding: chunked",
+                        "-5\r\nhello\r\n0\r\n\r\n" + SMUGGLED), Expect.REFUSED),
+                new Vector("chunk-size-0x-keyed", post("/v1/responses", "Transfer-Encoding: chunked",
+                        "0x5\r\nhello\r\n0\r\n\r\n" + SMUGGLED), Expect.REFUSED),
+                new Vector("chunk-size-bare-lf-keyed", post("/v1/responses", "Transfer-Encoding: chunked",
+                        "5\nhello\r\n0\r\n\r\n" + SMUGGLED), Expect.REFUSED),
+                new Vector("chunk-size-negative-unkeyed", post("/other", "Transfer-Encoding: chunked",
+                        "-5\r\nhello\r\n0\r\n\r\n" + SMUGGLED), Expect.REFUSED),
+                new Vector("chunk-size-0x-unkeyed", post("/other", "Transfer-Encoding: chunked",
+                        "0x5\r\nhello\r\n0\r\n\r\n" + SMUGGLED), Expect.REFUSED),
+                new Vector("chunk-size-bare-lf-unkeyed", post("/other", "Transfer-Encoding: chunked",
+                        "5\nhello\r\n0\r\n\r\n" + SMUGGLED), Expect.REFUSED),
+                new Vector("chunk-size-huge", post("/other", "Transfer-Encoding: chunked",
+                        "fffffffffffffffff\r\nhello\r\n0\r\n\r\n"), Expect.REFUSED),
+                new Vector("chunk-size-plus-sign", post("/other", "Transfer-Encoding: chunked",
+                        "+5\r\nhello\r\n0\r\n\r\n"), Expect.EITHER),
+                new Vector("chunk-extension", post("/other", "Transfer-Encoding: chunked",
+                        "5;name=value\r\nhello\r\n0\r\n\r\n"), Expect.EITHER),
+                new Vector("chunk-trailer", post("/other", "Transfer-Encoding: chunked",
+                        "5\r\nhello\r\n0\r\nX-Trailer: t\r\n\r\n"), Expect.EITHER),
+                // heads: bad bytes, folds, sizes
+                new Vector("obs-fold", "GET /a HTTP/1.1\r\nHost: x\r\nX-A: 1\r\n folded\r\n\r\n", Expect.REFUSED),
+                new Vector("bare-cr-in-value", "GET /a HTTP/1.1\r\nHost: x\r\nX-A: 1\r2\r\n\r\n", Expect.REFUSED),
+                new Vector("nul-in-value", "GET /a HTTP/1.1\r\nHost: x\r\nX-A: 1\u00002\r\n\r\n", Expect.REFUSED),
+                new Vector("space-in-name", "GET /a HTTP/1.1\r\nHost: x\r\nX A: 1\r\n\r\n", Expect.REFUSED),
+                new Vector("obs-text-in-value", "GET /a HTTP/1.1\r\nHost: x\r\nX-Name: caf\u00c3\u00a9\r\n\r\n",
+                        Expect.REFUSED),
+                new Vector("obs-text-in-target", "GET /caf\u00c3\u00a9 HTTP/1.1\r\nHost: x\r\n\r\n", Expect.REFUSED),
+                new Vector("bare-lf-head", "GET /a HTTP/1.1\nHost: x\n\n", Expect.REFUSED),
+                new Vector("no-host", "GET /a HTTP/1.1\r\n\r\n", Expect.REFUSED),
+                new Vector("two-hosts", "GET /a HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", Expect.REFUSED),
+                new Vector("oversized-head", "GET /a HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(70_000) + "\r\n\r\n",
+                        Expect.REFUSED),
+                new Vector("oversized-target", "GET /" + "a".repeat(10_000) + " HTTP/1.1\r\nHost: x\r\n\r\n",
+                        Expect.REFUSED),
+                new Vector("http-1.0", "GET /a HTTP/1.0\r\n\r\n", Expect.REFUSED),
+                new Vector("absolute-form", "GET http://other:8080/a?b=c HTTP/1.1\r\nHost: x\r\n\r\n", Expect.FORWARDED),
+                new Vector("proxy-authorization", "GET /a HTTP/1.1\r\nHost: x\r\nProxy-Authorization: Basic eA==\r\n\r\n",
+                        Expect.FORWARDED),
+                new Vector("expect-continue", post("/other", "Expect: 100-continue\r\nContent-Length: 5", "hello"),
+                        Expect.FORWARDED),
+                new Vector("pipelined-pair", "GET /p1 HTTP/1.1\r\nHost: x\r\n\r\nGET /p2 HTTP/1.1\r\nHost: x\r\n\r\n",
+                        Expect.FORWARDED));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("vectors")
+    void eachVectorIsRefusedOrForwardedAsExactlyOneUnambiguousMessage(Vector vector) throws Exception {
+        List<Integer> before = backend.sizes();
+        String answer = withoutInterim(exchange(vector.request(), vector.name().equals("pipelined-pair") ? 2 : 1));
+        Thread.sleep(50); // the backend records what it read
+
+        int forwarded = 0;
+        for (byte[] received : backend.receivedSince(before)) {
+            Http1Messages.Reading strict = Http1Messages.requests(received, true);
+            Http1Messages.Reading lenient = Http1Messages.requests(received, false);
+            assertThat(vector + ": what the backend got reads alike, strictly and leniently",
+                    lenient.describe(), is(strict.describe()));
+            assertThat(vector + ": " + strict.describe(), strict.cleanEnd() || strict.ending().startsWith("cut"), is(true));
+            forwarded += strict.messages().size();
+            for (Http1Messages.Message message : strict.messages()) {
+                assertThat(vector + ": the backend never gets a proxy credential",
+                        message.values("proxy-authorization").isEmpty(), is(true));
+                assertThat(vector + ": origin form only", message.startLine().split(" ")[1], startsWith("/"));
+            }
+        }
+        boolean refused = answer.isEmpty() || answer.startsWith("HTTP/1.1 4");
+        boolean pipelined = vector.name().equals("pipelined-pair");
+        switch (vector.expect()) {
+            case REFUSED -> {
+                assertThat(vector + " answered: " + head(answer), refused, is(true));
+                assertThat(vector + ": nothing complete reached the backend", forwarded, is(0));
+            }
+            case FORWARDED -> {
+                assertThat(vector + " answered: " + head(answer), answer, startsWith("HTTP/1.1 200"));
+                assertThat(vector + ": forwarded once", forwarded, is(pipelined ? 2 : 1));
+            }
+            case EITHER -> assertThat(vector + " answered " + head(answer) + ", forwarded " + forwarded,
+                    (refused && forwarded == 0) || (answer.startsWith("HTTP/1.1 200") && forwarded == 1), is(true));
+        }
+        // the next client, on the pooled backend connection, gets its own answer and nobody else's
+        String own = "GET /next-" + next++;
+        String reply = exchange(own + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 1);
+        assertThat(vector + ": the next client's answer", reply, anyOf(endsWith("\r\n\r\n" + own)));
+    }
+
+    private static String post(String path, String headers, String body) {
+        return "POST " + path + " HTTP/1.1\r\nHost: x\r\n" + headers + "\r\n\r\n" + body;
+    }
+
+    // A 100 Continue before the answer is Helidon's, and harmless
+    private static String withoutInterim(String answer) {
+        String interim = "HTTP/1.1 100 Continue\r\n\r\n";
+        return answer.startsWith(interim) ? answer.substring(interim.length()) : answer;
+    }
+
+    private static String head(String answer) {
+        int end = answer.indexOf("\r\n");
+        return end < 0 ? "[" + answer + "]" : answer.substring(0, end);
+    }
+
+    // Writes the bytes, then reads until the router closes, or has sent this many whole answers
+    // and then stays quiet a moment (a smuggled answer would follow them).
+    private static String exchange(String request, int answers) throws IOException {
+        String method = request.substring(0, Math.max(0, request.indexOf(' ')));
+        try (Socket socket = new Socket("127.0.0.1", router.port())) {
+            socket.setSoTimeout(100);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+            socket.getOutputStream().flush();
+            InputStream in = socket.getInputStream();
+            ByteArrayOutputStream all = new ByteArrayOutputStream();
+            byte[] buffer = new byte[8192];
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (System.nanoTime() < deadline) {
+                try {
+                    int n = in.read(buffer);
+                    if (n < 0) {
+                        break;
+                    }
+                    all.write(buffer, 0, n);
+                } catch (SocketTimeoutException e) {
+                    if (Http1Messages.responses(all.toByteArray(), false, method).messages().stream()
+                            .filter(m -> m.status() >= 200).count() >= answers) {
+                        break;
+                    }
+                } catch (IOException e) {
+                    break; // reset: the router closed with bytes unread
+                }
+            }
+            return all.toString(StandardCharsets.ISO_8859_1);
+        }
+    }
+}
