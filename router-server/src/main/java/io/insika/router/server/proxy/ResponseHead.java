@@ -25,6 +25,12 @@ import io.helidon.http.HeaderValues;
  * bare LF (RFC 9112, section 2.2): the router writes its own head to the client, so that
  * leniency cannot reach anyone else. Octets 0x80 to 0xFF (obs-text) are kept exactly.
  *
+ * <p>Why not Helidon's {@code Http1HeadersParser}: it decodes values as US-ASCII, so obs-text
+ * would reach the client as {@code ?}; it needs a {@code DataReader} over the connection where
+ * the body is then read from this buffer; and the checks here run in the one pass that finds the
+ * line ends anyway. The rules are Helidon's {@code Header.validate()} and more (whitespace
+ * before the colon, bare CR), and Helidon validates the head once more as it writes it.
+ *
  * @param status    the status code
  * @param headers   the header fields in the order received, hop-by-hop ones included
  * @param keepAlive whether the connection may carry another request after this answer
