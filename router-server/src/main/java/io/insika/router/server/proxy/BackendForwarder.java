@@ -87,7 +87,8 @@ final class BackendForwarder implements AutoCloseable {
                     throw new ProtocolException("backend switched protocols unasked");
                 }
                 metrics.backend(backend).answered(code, System.nanoTime() - sending);
-                ResponseBody answer = ResponseBody.of(connection, head, method == Method.HEAD || bodiless(code));
+                ResponseBody answer = ResponseBody.of(connection, head,
+                        method == Method.HEAD || ResponseBody.bodiless(code));
                 // an IOException from here on means nothing of the answer reached the client
                 reusable = ResponseRelay.relay(response, head, answer, method == Method.HEAD, clientWatchdog::watch);
             } catch (ClientGoneException e) {
@@ -134,11 +135,6 @@ final class BackendForwarder implements AutoCloseable {
             }
             return Optional.empty();
         }
-    }
-
-    // 1xx, 204 and 304 answers end with their head (RFC 9112, section 6.3)
-    private static boolean bodiless(int code) {
-        return code < 200 || code == 204 || code == 304;
     }
 
     // Once the exchange failed, the upload must not go on reading the client: after this, what

@@ -70,6 +70,11 @@ final class ResponseBody extends InputStream {
         return new ResponseBody(input, Framing.LENGTH, declaredLength(lengths), true);
     }
 
+    /** Whether an answer of this status ends with its head (RFC 9112, section 6.3): 1xx, 204, 304. */
+    static boolean bodiless(int code) {
+        return code < 200 || code == 204 || code == 304;
+    }
+
     /**
      * The one length a list of Content-Length fields declares ({@code 5} and {@code 5, 5} alike).
      *
@@ -270,26 +275,10 @@ final class ResponseBody extends InputStream {
         int total = 0;
         for (String line = line(); !line.isEmpty(); line = line()) {
             total += line.length() + 2;
-            if (total > MAX_TRAILER_BYTES || !isFieldLine(line)) {
+            if (total > MAX_TRAILER_BYTES || !ResponseHead.isFieldLine(line)) {
                 throw new ProtocolException("bad or oversized trailer section");
             }
         }
-    }
-
-    private static boolean isFieldLine(String line) {
-        int colon = 0;
-        while (colon < line.length() && HttpSyntax.isTokenChar(line.charAt(colon))) {
-            colon++;
-        }
-        if (colon == 0 || colon == line.length() || line.charAt(colon) != ':') {
-            return false;
-        }
-        for (int i = colon + 1; i < line.length(); i++) {
-            if (!HttpSyntax.isFieldValueChar(line.charAt(i))) {
-                return false;
-            }
-        }
-        return true;
     }
 
     // A line ends in LF, with or without the CR before it; a CR anywhere else is refused.

@@ -114,23 +114,33 @@ record ResponseHead(int status, List<Header> headers, boolean keepAlive) {
         return status;
     }
 
-    // field-line = field-name ":" OWS field-value OWS
     private static Header parseField(String line) throws ProtocolException {
+        if (!isFieldLine(line)) {
+            throw new ProtocolException("malformed header line: " + HttpSyntax.printable(line));
+        }
+        int colon = line.indexOf(':');
+        return HeaderValues.create(HeaderNames.create(line.substring(0, colon)), strip(line, colon + 1));
+    }
+
+    /**
+     * field-line = field-name ":" OWS field-value OWS: a token right before the colon (so no
+     * obs-fold, no whitespace or other non-token character in the name), no control character
+     * but HTAB in the value. Trailer fields are held to the same.
+     */
+    static boolean isFieldLine(String line) {
         int colon = 0;
         while (colon < line.length() && HttpSyntax.isTokenChar(line.charAt(colon))) {
             colon++;
         }
         if (colon == 0 || colon == line.length() || line.charAt(colon) != ':') {
-            // obs-fold, a missing colon, whitespace or any non-token character in the name
-            throw new ProtocolException("malformed header line: " + HttpSyntax.printable(line));
+            return false;
         }
         for (int i = colon + 1; i < line.length(); i++) {
             if (!HttpSyntax.isFieldValueChar(line.charAt(i))) {
-                throw new ProtocolException("control character in header " + line.substring(0, colon));
+                return false;
             }
         }
-        String value = strip(line, colon + 1);
-        return HeaderValues.create(HeaderNames.create(line.substring(0, colon)), value);
+        return true;
     }
 
     private static String strip(String line, int from) {

@@ -91,7 +91,7 @@ final class UpgradeTunnel implements Http1Upgrader {
                 return new TunnelConnection(ctx, backend, connections, proxy.metrics(),
                         bytes -> log(client, prologue, requestHeaders, 101, bytes, placed, null, started));
             }
-            ResponseBody body = ResponseBody.of(backend, head, bodiless(head.status()));
+            ResponseBody body = ResponseBody.of(backend, head, ResponseBody.bodiless(head.status()));
             refusalStatus = head.status();
             refusalStarted = true;
             long bytes = relayRefusal(ctx, head, body);
@@ -124,11 +124,6 @@ final class UpgradeTunnel implements Http1Upgrader {
         }
     }
 
-    // 1xx, 204 and 304 answers end with their head (RFC 9112, section 6.3)
-    private static boolean bodiless(int code) {
-        return code < 200 || code == 204 || code == 304;
-    }
-
     // The owner answered the upgrade with an ordinary response: relay it with the framing the
     // router reads it by (its length, or the close), then the connection closes. Returns the body
     // bytes relayed.
@@ -144,7 +139,7 @@ final class UpgradeTunnel implements Http1Upgrader {
             }
             text.append(header.headerName().defaultCase()).append(": ").append(header.get()).append("\r\n");
         }
-        if (length.isPresent() && !bodiless(head.status())) {
+        if (length.isPresent() && !ResponseBody.bodiless(head.status())) {
             text.append("Content-Length: ").append(length.getAsLong()).append("\r\n");
         }
         text.append("Connection: close\r\n\r\n");
