@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 
+import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.ServerRequest;
@@ -79,7 +80,7 @@ final class BackendForwarder implements AutoCloseable {
             boolean reusable;
             try {
                 long sending = System.nanoTime();
-                upload = send(request, body, writer, connection, trustedProxies);
+                upload = send(request, body, writer, connection);
                 ResponseHead head = ResponseHead.read(connection);
                 int code = head.status();
                 if (code == 101) {
@@ -91,25 +92,24 @@ final class BackendForwarder implements AutoCloseable {
                         method == Method.HEAD || ResponseBody.bodiless(code));
                 // an IOException from here on means nothing of the answer reached the client
                 reusable = ResponseRelay.relay(response, head, answer, method == Method.HEAD, clientWatchdog::watch);
-            } catch (ClientGoneException e) {
-                connections.discard(connection);
-                stop(upload);
-                if (e.malformed() && !writer.started()) {
-                    return Optional.of(ProxyFailure.BAD_REQUEST);
-                }
-                throw new ClientLeftException("client went away while sending its body", e);
-            } catch (BackendBrokeException e) {
-                connections.discard(connection);
-                stop(upload);
-                metrics.backend(backend).failed(BackendError.BROKEN);
-                throw e;
-            } catch (ClientLeftException e) {
-                connections.discard(connection);
-                stop(upload);
-                throw e;
             } catch (IOException | RuntimeException e) {
                 connections.discard(connection); // also ends an upload still writing
                 stop(upload);
+                switch (e) {
+                    case ClientGoneException gone when gone.malformed() && !writer.started() -> {
+                        return Optional.of(ProxyFailure.BAD_REQUEST);
+                    }
+                    case ClientGoneException gone ->
+                            throw new ClientLeftException("client went away while sending its body", gone);
+                    case BackendBrokeException broke -> {
+                        metrics.backend(backend).failed(BackendError.BROKEN);
+                        throw broke;
+                    }
+                    case ClientLeftException left -> throw left;
+                    default -> {
+                        // the exchange failed before anything reached the client: answered below
+                    }
+                }
                 if (upload != null && upload.clientGone()) {
                     throw new ClientLeftException("client went away while sending its body", upload.failure);
                 }
@@ -167,8 +167,8 @@ final class BackendForwarder implements AutoCloseable {
      *
      * @return the upload still running, or {@code null} when all was sent
      */
-    private static Upload send(ServerRequest request, BodyPeek body, RequestWriter writer, BackendConnection connection,
-                               TrustedProxies trustedProxies) throws IOException {
+    private Upload send(ServerRequest request, BodyPeek body, RequestWriter writer, BackendConnection connection)
+            throws IOException {
         writer.requestLine(request.prologue());
         ForwardedHeaders.copy(request.prologue(), request.headers(), request.remotePeer().address(), request.isSecure(),
                 HopByHopHeaders.of(request.headers()), trustedProxies, writer);
@@ -193,7 +193,7 @@ final class BackendForwarder implements AutoCloseable {
     // said Content-Length: 0 (a POST with an empty body).
     private static long framing(ServerRequest request, BodyPeek body) {
         if (body == null) {
-            return request.headers().contains(io.helidon.http.HeaderNames.CONTENT_LENGTH) ? 0 : RequestWriter.NO_BODY;
+            return request.headers().contains(HeaderNames.CONTENT_LENGTH) ? 0 : RequestWriter.NO_BODY;
         }
         long declared = body.declaredLength();
         return declared >= 0 ? declared : RequestWriter.CHUNKED;

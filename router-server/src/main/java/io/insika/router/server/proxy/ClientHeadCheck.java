@@ -21,16 +21,26 @@ final class ClientHeadCheck {
 
     /** Whether the head can be forwarded byte for byte. */
     static boolean forwardable(HttpPrologue prologue, ServerRequestHeaders headers) {
-        if (!HttpSyntax.isTarget(RequestTarget.originForm(prologue))) {
+        if (!HttpSyntax.isTarget(prologue.uriPath().rawPath())
+                || (prologue.hasQuery() && !prologue.query().rawValue().isEmpty()
+                        && !HttpSyntax.isTarget(prologue.query().rawValue()))) {
             return false;
         }
         for (Header header : headers) {
-            for (String value : header.allValues()) {
-                for (int i = 0; i < value.length(); i++) {
-                    if (value.charAt(i) > 0x7e) {
-                        return false;
-                    }
-                }
+            boolean clean = header.valueCount() == 1
+                    ? ascii(header.get())
+                    : header.allValues().stream().allMatch(ClientHeadCheck::ascii);
+            if (!clean) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean ascii(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) > 0x7e) {
+                return false;
             }
         }
         return true;

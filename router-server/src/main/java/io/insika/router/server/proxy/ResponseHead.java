@@ -166,7 +166,7 @@ record ResponseHead(int status, List<Header> headers, boolean keepAlive) {
         return values;
     }
 
-    // Lines end in LF, with the CR before it if there is one; a CR anywhere else is refused.
+    // Lines end in LF, with the CR before it if there is one.
     // Bytes are taken as ISO-8859-1, so every octet of a field value survives to the client.
     private static final class LineReader {
         private final WireInput input;
@@ -203,12 +203,10 @@ record ResponseHead(int status, List<Header> headers, boolean keepAlive) {
             }
         }
 
-        private static String withoutCr(String line) throws ProtocolException {
-            int length = line.endsWith("\r") ? line.length() - 1 : line.length();
-            if (line.lastIndexOf('\r', length - 1) >= 0) {
-                throw new ProtocolException("bare CR in the response head");
-            }
-            return length == line.length() ? line : line.substring(0, length);
+        // A CR left elsewhere in the line is a control character, which the status line and
+        // field checks refuse
+        private static String withoutCr(String line) {
+            return line.endsWith("\r") ? line.substring(0, line.length() - 1) : line;
         }
     }
 }

@@ -57,7 +57,7 @@ final class ResponseRelay {
             // Helidon gives every bodiless answer a Content-Length: 0 unless one is set
             startAnswer(response, head);
             response.header(RelayedHeader.unwritten(HeaderNames.CONTENT_LENGTH, "0"));
-            response.send();
+            sendBodiless(response);
             return head.keepAlive() && code != 205; // a 205's body, if it sent one, was not read
         }
         if (headRequest) {
@@ -68,14 +68,14 @@ final class ResponseRelay {
             response.header(length.isPresent()
                     ? HeaderValues.create(HeaderNames.CONTENT_LENGTH, length.getAsLong())
                     : RelayedHeader.unwritten(HeaderNames.CONTENT_LENGTH, "0"));
-            response.send();
+            sendBodiless(response);
             return head.keepAlive();
         }
         byte[] buffer = new byte[BodyPeek.copyBufferSize(body.declaredLength().orElse(-1))];
         int first = body.isEmpty() ? -1 : body.read(buffer); // an IOException here: nothing was relayed
         startAnswer(response, head);
         if (first < 0) {
-            response.send(); // Content-Length: 0
+            sendBodiless(response); // Content-Length: 0
             return head.keepAlive() && body.complete();
         }
         body.declaredLength().ifPresent(length -> response.header(HeaderNames.CONTENT_LENGTH, Long.toString(length)));
@@ -108,6 +108,15 @@ final class ResponseRelay {
         return head.keepAlive() && body.complete();
     }
 
+    // The answer is committed from here: a failure is the client's, never the backend's.
+    private static void sendBodiless(ServerResponse response) {
+        try {
+            response.send();
+        } catch (RuntimeException e) {
+            throw new ClientLeftException("client went away before its answer was written", e);
+        }
+    }
+
     private static void write(OutputStream out, byte[] buffer, int n) {
         try {
             out.write(buffer, 0, n);
@@ -117,7 +126,8 @@ final class ResponseRelay {
     }
 
     // Status and end-to-end headers; each name once, with all its values in the order received,
-    // so each Set-Cookie survives, and obs-text kept octet for octet.
+    // so each Set-Cookie survives, and obs-text kept octet for octet. Most answers repeat no
+    // name and hold no obs-text: those headers go to Helidon as they were parsed.
     private static void startAnswer(ServerResponse response, ResponseHead head) {
         response.status(Status.create(head.status()));
         HopByHopHeaders hopByHop = HopByHopHeaders.of(head.headers());
@@ -125,37 +135,35 @@ final class ResponseRelay {
         for (int i = 0; i < headers.size(); i++) {
             Header header = headers.get(i);
             String name = header.headerName().lowerCase();
-            if (FRAMING.contains(name) || hopByHop.excludes(header) || seenBefore(headers, i, name)) {
+            if (FRAMING.contains(name) || hopByHop.excludes(header)) {
                 continue;
             }
-            List<String> values = valuesFrom(headers, i, name);
-            if (values.size() == 1 && !RelayedHeader.needed(values.get(0))) {
-                response.header(header);
-            } else if (values.stream().anyMatch(RelayedHeader::needed)) {
-                response.header(RelayedHeader.exact(header.headerName(), values));
-            } else {
-                response.header(HeaderValues.create(header.headerName(), values));
+            if (indexOf(headers, name, 0) < i) {
+                continue; // written with its first occurrence
             }
+            if (indexOf(headers, name, i + 1) < 0) {
+                response.header(RelayedHeader.needed(header.get())
+                        ? RelayedHeader.exact(header.headerName(), List.of(header.get()))
+                        : header);
+                continue;
+            }
+            List<String> values = new ArrayList<>();
+            for (int j = i; j >= 0; j = indexOf(headers, name, j + 1)) {
+                values.add(headers.get(j).get());
+            }
+            response.header(values.stream().anyMatch(RelayedHeader::needed)
+                    ? RelayedHeader.exact(header.headerName(), values)
+                    : HeaderValues.create(header.headerName(), values));
         }
     }
 
-    private static boolean seenBefore(List<Header> headers, int index, String name) {
-        for (int i = 0; i < index; i++) {
+    // The index of the first header of this (lower-case) name at or after from, or -1.
+    private static int indexOf(List<Header> headers, String name, int from) {
+        for (int i = from; i < headers.size(); i++) {
             if (headers.get(i).headerName().lowerCase().equals(name)) {
-                return true;
+                return i;
             }
         }
-        return false;
-    }
-
-    private static List<String> valuesFrom(List<Header> headers, int index, String name) {
-        List<String> values = new ArrayList<>(1);
-        values.add(headers.get(index).get());
-        for (int i = index + 1; i < headers.size(); i++) {
-            if (headers.get(i).headerName().lowerCase().equals(name)) {
-                values.add(headers.get(i).get());
-            }
-        }
-        return values.size() == 1 ? List.of(values.get(0)) : values;
+        return -1;
     }
 }
