@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.net.ProtocolException;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.Set;
-import java.util.function.Supplier;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
@@ -15,17 +13,19 @@ import io.helidon.webserver.http.ServerResponse;
 import io.insika.router.api.Backend;
 import io.insika.router.server.metrics.BackendError;
 import io.insika.router.server.metrics.RouterMetrics;
+import io.insika.router.server.upstream.BackendClient;
+import io.insika.router.server.upstream.Exchange;
+import io.insika.router.server.upstream.RequestWriter;
+import io.insika.router.server.upstream.ResponseBody;
+import io.insika.router.server.upstream.ResponseHead;
 
 /**
  * Sends one request to one backend and streams its answer back, byte for byte, in both
- * directions. It never picks a backend and never tries a second one.
- *
- * <p>It speaks HTTP/1.1 to the backend itself, over {@link BackendConnection}s, rather than
- * through Helidon's webclient: measured under wrk, the webclient's per-request objects, its timed
- * socket reads and its idle-connection watcher threads cost more CPU than the rest of the proxy
- * (see docs/benchmarks.md). Helidon still parses every client request and writes every answer.
+ * directions. It never picks a backend and never tries a second one. The backend side is the
+ * router's own HTTP/1.1 client ({@link BackendClient}); Helidon parses every client request and
+ * writes every answer.
  */
-final class BackendForwarder implements AutoCloseable {
+final class BackendForwarder {
 
     private static final System.Logger LOGGER = System.getLogger(BackendForwarder.class.getName());
     // Each failed attempt drops one dead kept connection; a fresh connection that fails is final.
@@ -35,21 +35,20 @@ final class BackendForwarder implements AutoCloseable {
     private static final long INLINE_BODY = 64 * 1024;
     private static final Duration UPLOAD_SETTLE = Duration.ofMillis(100);
 
-    private final BackendConnections connections;
+    private final BackendClient client;
     private final RouterMetrics metrics;
     private final ClientStallWatchdog clientWatchdog;
     private final TrustedProxies trustedProxies;
 
     /**
-     * @param currentBackends the ids of the backends in the pool now
-     * @param clientWatchdog  cuts a client that stops reading its answer
+     * @param parts          the connections to the backends, the metrics, the trusted proxies
+     * @param clientWatchdog cuts a client that stops reading its answer
      */
-    BackendForwarder(ProxySettings settings, Supplier<Set<String>> currentBackends, RouterMetrics metrics,
-                     ClientStallWatchdog clientWatchdog) {
-        this.connections = new BackendConnections(settings.backendTimeout(), currentBackends);
-        this.metrics = metrics;
+    BackendForwarder(ProxyParts parts, ClientStallWatchdog clientWatchdog) {
+        this.client = parts.client();
+        this.metrics = parts.metrics();
         this.clientWatchdog = clientWatchdog;
-        this.trustedProxies = settings.trustedProxies();
+        this.trustedProxies = parts.trustedProxies();
     }
 
     /**
@@ -67,33 +66,31 @@ final class BackendForwarder implements AutoCloseable {
     Optional<ProxyFailure> forward(ServerRequest request, ServerResponse response, Backend backend, BodyPeek body) {
         Method method = request.prologue().method();
         for (int attempt = 1; ; attempt++) {
-            BackendConnections.Lease lease;
+            Exchange exchange;
             try {
-                lease = connections.acquire(backend);
+                exchange = client.exchange(backend);
             } catch (IOException | RuntimeException e) {
                 LOGGER.log(System.Logger.Level.DEBUG, "cannot connect to " + backend.id(), e);
                 return failed(backend, ProxyFailure.UNAVAILABLE); // nothing was sent
             }
-            BackendConnection connection = lease.connection();
-            RequestWriter writer = new RequestWriter(connection);
+            RequestWriter writer = exchange.request();
             Upload upload = null;
             boolean reusable;
             try {
                 long sending = System.nanoTime();
-                upload = send(request, body, writer, connection);
-                ResponseHead head = ResponseHead.read(connection);
+                upload = send(request, body, exchange);
+                ResponseHead head = exchange.readHead();
                 int code = head.status();
                 if (code == 101) {
                     // only UpgradeTunnel asks for a protocol switch; here the request had no Upgrade
                     throw new ProtocolException("backend switched protocols unasked");
                 }
                 metrics.backend(backend).answered(code, System.nanoTime() - sending);
-                ResponseBody answer = ResponseBody.of(connection, head,
-                        method == Method.HEAD || ResponseBody.bodiless(code));
+                ResponseBody answer = exchange.body(head, method == Method.HEAD || ResponseBody.bodiless(code));
                 // an IOException from here on means nothing of the answer reached the client
                 reusable = ResponseRelay.relay(response, head, answer, method == Method.HEAD, clientWatchdog::watch);
             } catch (IOException | RuntimeException e) {
-                connections.discard(connection); // also ends an upload still writing
+                exchange.discard(); // also ends an upload still writing
                 stop(upload);
                 switch (e) {
                     case ClientGoneException gone when gone.malformed() && !writer.started() -> {
@@ -115,18 +112,18 @@ final class BackendForwarder implements AutoCloseable {
                 }
                 // A kept connection that died idle fails on its first write: nothing was sent, so
                 // another connection to the same owner is safe. Never another owner.
-                if (!writer.started() && !lease.fresh() && attempt < STALE_CONNECTION_ATTEMPTS) {
+                if (!writer.started() && !exchange.fresh() && attempt < STALE_CONNECTION_ATTEMPTS) {
                     LOGGER.log(System.Logger.Level.DEBUG, "stale kept connection to {0}; resending", backend.id());
                     continue;
                 }
                 LOGGER.log(System.Logger.Level.DEBUG, "exchange with " + backend.id() + " failed", e);
-                return failed(backend, classify(writer.started(), connection));
+                return failed(backend, classify(writer.started(), exchange));
             }
             boolean uploaded = upload == null || upload.succeeded();
             if (reusable && uploaded) {
-                connections.release(connection);
+                exchange.release();
             } else {
-                connections.discard(connection);
+                exchange.discard();
             }
             if (!uploaded) {
                 // Answered before the body ended (or the body failed): the rest of it will never be
@@ -145,18 +142,9 @@ final class BackendForwarder implements AutoCloseable {
         }
     }
 
-    @Override
-    public void close() {
-        connections.close();
-    }
-
     private Optional<ProxyFailure> failed(Backend backend, ProxyFailure failure) {
         metrics.backend(backend).failed(failure.error());
         return Optional.of(failure);
-    }
-
-    BackendConnections connections() {
-        return connections;
     }
 
     /**
@@ -167,9 +155,9 @@ final class BackendForwarder implements AutoCloseable {
      *
      * @return the upload still running, or {@code null} when all was sent
      */
-    private Upload send(ServerRequest request, BodyPeek body, RequestWriter writer, BackendConnection connection)
-            throws IOException {
-        writer.requestLine(request.prologue());
+    private Upload send(ServerRequest request, BodyPeek body, Exchange exchange) throws IOException {
+        RequestWriter writer = exchange.request();
+        writer.requestLine(request.prologue().method().text(), RequestTarget.originForm(request.prologue()));
         ForwardedHeaders.copy(request.prologue(), request.headers(), request.remotePeer().address(), request.isSecure(),
                 HopByHopHeaders.of(request.headers()), trustedProxies, writer);
         writer.endHead(framing(request, body));
@@ -185,7 +173,7 @@ final class BackendForwarder implements AutoCloseable {
             return null;
         }
         writer.flushBuffered();
-        return Upload.start(body, writer, connection);
+        return Upload.start(body, exchange);
     }
 
     // What the body really sent will be: Helidon has checked a Content-Length against the body
@@ -205,26 +193,26 @@ final class BackendForwarder implements AutoCloseable {
         private volatile Throwable failure;
         private volatile boolean done;
 
-        private Upload(BodyPeek body, RequestWriter writer, BackendConnection connection) {
+        private Upload(BodyPeek body, Exchange exchange) {
             this.thread = Thread.ofVirtual().name("insika-upload").unstarted(() -> {
                 try {
-                    body.forwardRest(writer);
-                    writer.finish();
+                    body.forwardRest(exchange.request());
+                    exchange.request().finish();
                     done = true;
                 } catch (ClientGoneException e) {
                     failure = e;
                     // Nobody waits for the answer: stop the reader, which may otherwise wait out
                     // backend-timeout for the body's rest. (Not on a failed write: the backend
                     // may have answered early, and that answer must still be read.)
-                    connection.close();
+                    exchange.discard();
                 } catch (IOException | RuntimeException e) {
                     failure = e;
                 }
             });
         }
 
-        static Upload start(BodyPeek body, RequestWriter writer, BackendConnection connection) {
-            Upload upload = new Upload(body, writer, connection);
+        static Upload start(BodyPeek body, Exchange exchange) {
+            Upload upload = new Upload(body, exchange);
             upload.thread.start();
             return upload;
         }
@@ -263,10 +251,10 @@ final class BackendForwarder implements AutoCloseable {
     // Before our first byte went out the backend cannot have seen the request: the client may
     // retry. After, it may have acted on it. Timeouts on an exchange come only from the watchdog
     // (connecting happens in acquire()).
-    private static ProxyFailure classify(boolean started, BackendConnection connection) {
+    private static ProxyFailure classify(boolean started, Exchange exchange) {
         if (!started) {
             return ProxyFailure.UNAVAILABLE;
         }
-        return connection.timedOut() ? ProxyFailure.BACKEND_TIMEOUT : ProxyFailure.BACKEND_FAILED;
+        return exchange.timedOut() ? ProxyFailure.BACKEND_TIMEOUT : ProxyFailure.BACKEND_FAILED;
     }
 }

@@ -3,6 +3,7 @@ package io.insika.router.server.proxy;
 import io.helidon.http.Header;
 import io.helidon.http.HttpPrologue;
 import io.helidon.http.ServerRequestHeaders;
+import io.insika.router.server.upstream.HttpSyntax;
 
 /**
  * What the router checks of a client's head on top of Helidon's own parsing (which already

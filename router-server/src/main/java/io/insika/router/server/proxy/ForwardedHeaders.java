@@ -10,6 +10,7 @@ import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HttpPrologue;
 import io.helidon.http.ServerRequestHeaders;
+import io.insika.router.server.upstream.RequestWriter;
 
 /**
  * The head fields a backend receives: {@code Host}, the client's end-to-end headers unchanged,

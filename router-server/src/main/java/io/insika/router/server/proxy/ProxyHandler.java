@@ -2,26 +2,19 @@ package io.insika.router.server.proxy;
 
 import java.lang.System.Logger.Level;
 import java.net.SocketAddress;
-import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
-import io.helidon.http.HttpPrologue;
-import io.helidon.http.ServerRequestHeaders;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.insika.router.api.Backend;
-import io.insika.router.api.KeyExtractor;
 import io.insika.router.server.metrics.BackendError;
-import io.insika.router.server.metrics.Placement;
 import io.insika.router.server.metrics.RouterMetrics;
 import io.insika.router.server.routing.BackendPool;
-import io.insika.router.server.routing.Route;
-import io.insika.router.server.routing.RouteMatch;
 import io.insika.router.server.routing.RouteTable;
-import io.insika.router.server.routing.RoutingSnapshot;
+import io.insika.router.server.upstream.BackendClient;
 
 /**
  * The proxy: finds the request's session key, picks its owner from the current snapshot and
@@ -31,29 +24,30 @@ public final class ProxyHandler implements Handler, AutoCloseable {
 
     private static final System.Logger LOGGER = System.getLogger(ProxyHandler.class.getName());
 
-    private final RouteTable routes;
-    private final BackendPool pool;
     private final ProxySettings settings;
+    private final ProxyParts parts;
+    private final Placer placer;
     private final BackendForwarder forwarder;
     private final RouterMetrics metrics;
     private final AccessLog accessLog;
     private final ClientStallWatchdog clientWatchdog;
 
     public ProxyHandler(RouteTable routes, BackendPool pool, ProxySettings settings, RouterMetrics metrics) {
-        this.routes = routes;
-        this.pool = pool;
         this.settings = settings;
         this.metrics = metrics;
+        this.placer = new Placer(routes, pool, metrics, settings.bodyMaxBytes());
         this.accessLog = AccessLog.to(settings.accessLog().orElse(null));
         this.clientWatchdog = new ClientStallWatchdog(settings.clientBodyTimeout(), settings.clientSendTimeout());
         metrics.counter("client_body_timeouts", "Requests cut because their client paused too long mid-body",
                 clientWatchdog::bodyTimeouts);
         metrics.counter("client_send_timeouts", "Answers cut because their client stopped reading",
                 clientWatchdog::sendTimeouts);
-        this.forwarder = new BackendForwarder(settings, () -> pool.snapshot().backends().stream()
-                .map(Backend::id).collect(Collectors.toUnmodifiableSet()), metrics, clientWatchdog);
+        BackendClient client = new BackendClient(settings.backendTimeout(), () -> pool.snapshot().backends().stream()
+                .map(Backend::id).collect(Collectors.toUnmodifiableSet()));
+        this.parts = new ProxyParts(placer, client, metrics, accessLog, settings.trustedProxies());
+        this.forwarder = new BackendForwarder(parts, clientWatchdog);
         metrics.gauge("backend_connections", "Connections open to backends, busy, idle or tunnelling",
-                forwarder.connections()::openCount);
+                client::openCount);
         if (accessLog != null) {
             metrics.counter("access_log_dropped", "Access log lines dropped: the writer fell behind or its stream failed",
                     accessLog::dropped);
@@ -77,7 +71,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
             if (!ClientHeadCheck.forwardable(request.prologue(), request.headers())) {
                 failure = Optional.of(ProxyFailure.BAD_REQUEST);
             } else {
-                placed = place(request.prologue(), request.headers(), pool.snapshot(), body);
+                placed = placer.place(request.prologue(), request.headers(), body);
                 failure = clientBodyFailure(body);
                 if (failure.isEmpty()) {
                     failure = forward(request, response, placed, body);
@@ -143,104 +137,15 @@ public final class ProxyHandler implements Handler, AutoCloseable {
 
     @Override
     public void close() {
-        forwarder.close();
+        parts.client().close();
         clientWatchdog.close();
         if (accessLog != null) {
             accessLog.close();
         }
     }
 
-    TrustedProxies trustedProxies() {
-        return settings.trustedProxies();
-    }
-
-    RoutingSnapshot snapshot() {
-        return pool.snapshot();
-    }
-
-    BackendConnections connections() {
-        return forwarder.connections();
-    }
-
-    RouterMetrics metrics() {
-        return metrics;
-    }
-
-    /** The access log, or {@code null} when it is off. */
-    AccessLog accessLog() {
-        return accessLog;
-    }
-
-    /** {@link #locate}, counted in the metrics. */
-    Placed place(HttpPrologue prologue, ServerRequestHeaders headers, RoutingSnapshot snapshot, BodyPeek body) {
-        Placed placed = locate(prologue, headers, snapshot, body);
-        count(placed);
-        return placed;
-    }
-
-    /** Counts a placement in the metrics. */
-    void count(Placed placed) {
-        metrics.placed(placed.route(), placed.how());
-    }
-
-    /**
-     * The backend a request goes to, its key's owner or the next in round-robin when it has none,
-     * and why.
-     *
-     * @param body the body, or {@code null} when there is none (or none may be read)
-     */
-    Placed locate(HttpPrologue prologue, ServerRequestHeaders headers, RoutingSnapshot snapshot, BodyPeek body) {
-        String path = RequestTarget.path(prologue);
-        Optional<RouteMatch> match = routes.match(prologue.method().text(), path);
-        if (match.isEmpty()) {
-            return new Placed(snapshot.next().orElse(null), null, Placement.NO_ROUTE, null);
-        }
-        Route route = match.get().route();
-        Optional<String> key = findKey(prologue, path, headers, match.get(), body);
-        if (key.isPresent()) {
-            if (LOGGER.isLoggable(Level.DEBUG)) {
-                LOGGER.log(Level.DEBUG, "key {0} on {1}", SessionKeyDigest.of(key.get()), route);
-            }
-            return new Placed(snapshot.owner(key.get()).orElse(null), route, Placement.KEY, key.get());
-        }
-        Placement miss = missReason(body);
-        if (LOGGER.isLoggable(Level.DEBUG)) {
-            LOGGER.log(Level.DEBUG, "no key on {0}: {1}; round-robin", route, describe(miss));
-        }
-        return new Placed(snapshot.next().orElse(null), route, miss, null);
-    }
-
-    private Optional<String> findKey(HttpPrologue prologue, String path, ServerRequestHeaders headers,
-                                     RouteMatch match, BodyPeek body) {
-        io.insika.router.api.BodyPrefix visibleBody = match.route().needsBody() && body != null ? body : EmptyBody.INSTANCE;
-        Map<String, String> parameters = match.pathParameters();
-        IncomingRequestView view = new IncomingRequestView(prologue, path, headers, parameters, visibleBody);
-        for (KeyExtractor extractor : match.route().extractors()) {
-            try {
-                Optional<String> key = extractor.extract(view);
-                if (key.isPresent()) {
-                    return key;
-                }
-            } catch (RuntimeException | StackOverflowError e) {
-                // The contract says extractors never throw; a plugin that does must not cost the request.
-                LOGGER.log(Level.WARNING, "key extractor " + extractor.getClass().getName() + " threw; no key", e);
-            }
-        }
-        return Optional.empty();
-    }
-
-    private static Placement missReason(BodyPeek body) {
-        if (body == null || body.peeked() == 0) {
-            return Placement.NOTHING_TO_READ;
-        }
-        return body.exceedsLimit() ? Placement.KEY_BEYOND_CAP : Placement.KEY_ABSENT;
-    }
-
-    private String describe(Placement miss) {
-        return switch (miss) {
-            case NOTHING_TO_READ -> "no key: header, query, path or body absent or empty";
-            case KEY_BEYOND_CAP -> "key not within the first " + settings.bodyMaxBytes() + " bytes of the body";
-            default -> "key absent, or the body is not JSON";
-        };
+    /** What the WebSocket tunnel shares with this proxy. */
+    ProxyParts parts() {
+        return parts;
     }
 }

@@ -14,6 +14,8 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerResponse;
+import io.insika.router.server.upstream.ResponseBody;
+import io.insika.router.server.upstream.ResponseHead;
 
 /**
  * Copies a backend's answer to the client as it arrives: status, end-to-end headers, body. The

@@ -9,6 +9,7 @@ import io.helidon.common.concurrency.limits.Limit;
 import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.spi.ServerConnection;
 import io.insika.router.server.metrics.RouterMetrics;
+import io.insika.router.server.upstream.Exchange;
 
 /**
  * An upgraded client connection joined to its backend connection: bytes flow both ways as they
@@ -22,8 +23,7 @@ final class TunnelConnection implements ServerConnection {
     private static final System.Logger LOGGER = System.getLogger(TunnelConnection.class.getName());
 
     private final ConnectionContext ctx;
-    private final BackendConnection backend;
-    private final BackendConnections connections;
+    private final Exchange backend;
     private final RouterMetrics metrics;
     private final Ended ended;
     private long bytesToClient; // written by the handling thread only
@@ -35,11 +35,9 @@ final class TunnelConnection implements ServerConnection {
         void ended(long bytesToClient);
     }
 
-    TunnelConnection(ConnectionContext ctx, BackendConnection backend, BackendConnections connections,
-                     RouterMetrics metrics, Ended ended) {
+    TunnelConnection(ConnectionContext ctx, Exchange backend, RouterMetrics metrics, Ended ended) {
         this.ctx = ctx;
         this.backend = backend;
-        this.connections = connections;
         this.metrics = metrics;
         this.ended = ended;
     }
@@ -51,7 +49,7 @@ final class TunnelConnection implements ServerConnection {
         try {
             backendToClient();
         } finally {
-            connections.discard(backend);
+            backend.discard();
             metrics.tunnelClosed();
             ended.ended(bytesToClient);
         }
@@ -59,12 +57,9 @@ final class TunnelConnection implements ServerConnection {
 
     private void backendToClient() {
         try {
-            while (backend.fill()) {
-                int n = backend.limit() - backend.position();
-                BufferData data = BufferData.create(backend.buffer(), backend.position(), n).copy();
-                backend.consume(n);
-                ctx.dataWriter().writeNow(data);
-                bytesToClient += n;
+            for (byte[] bytes = backend.readSome(); bytes != null; bytes = backend.readSome()) {
+                ctx.dataWriter().writeNow(BufferData.create(bytes));
+                bytesToClient += bytes.length;
                 lastActivity = System.nanoTime();
             }
         } catch (IOException | RuntimeException e) {
@@ -84,14 +79,12 @@ final class TunnelConnection implements ServerConnection {
                     backend.shutdownOutput();
                     return;
                 }
-                byte[] bytes = client.readBuffer().readBytes();
-                backend.write(bytes, 0, bytes.length);
-                backend.flush();
+                backend.send(client.readBuffer().readBytes());
                 lastActivity = System.nanoTime();
             }
         } catch (IOException | RuntimeException e) {
             LOGGER.log(System.Logger.Level.DEBUG, "tunnel to " + backend.backend().id() + " ended", e);
-            connections.discard(backend); // ends backendToClient
+            backend.discard(); // ends backendToClient
         }
     }
 
@@ -102,7 +95,7 @@ final class TunnelConnection implements ServerConnection {
 
     @Override
     public void close(boolean interrupt) {
-        connections.discard(backend);
+        backend.discard();
     }
 
     /** An upgrade that was answered without one: nothing more to do on the connection. */

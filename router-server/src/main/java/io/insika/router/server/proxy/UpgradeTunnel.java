@@ -19,6 +19,10 @@ import io.helidon.webserver.spi.ServerConnection;
 import io.insika.router.api.Backend;
 import io.insika.router.server.metrics.BackendError;
 import io.insika.router.server.metrics.BackendMeters;
+import io.insika.router.server.upstream.Exchange;
+import io.insika.router.server.upstream.RequestWriter;
+import io.insika.router.server.upstream.ResponseBody;
+import io.insika.router.server.upstream.ResponseHead;
 
 /**
  * Carries a WebSocket upgrade to the request's owner and, once the owner agrees (101), joins the
@@ -35,11 +39,11 @@ final class UpgradeTunnel implements Http1Upgrader {
 
     private static final System.Logger LOGGER = System.getLogger(UpgradeTunnel.class.getName());
 
-    private final ProxyHandler proxy;
+    private final ProxyParts parts;
     private final String spelling;
 
-    UpgradeTunnel(ProxyHandler proxy, String spelling) {
-        this.proxy = proxy;
+    UpgradeTunnel(ProxyParts parts, String spelling) {
+        this.parts = parts;
         this.spelling = spelling;
     }
 
@@ -52,46 +56,45 @@ final class UpgradeTunnel implements Http1Upgrader {
     public ServerConnection upgrade(ConnectionContext ctx, HttpPrologue prologue, WritableHeaders<?> headers) {
         long started = System.nanoTime();
         // taken now: a closed socket forgets its peer, and a tunnel is logged when it closes
-        SocketAddress client = proxy.accessLog() == null ? null : ctx.remotePeer().address();
+        SocketAddress client = parts.accessLog() == null ? null : ctx.remotePeer().address();
         ServerRequestHeaders requestHeaders = ServerRequestHeaders.create(headers);
         if (!ClientHeadCheck.forwardable(prologue, requestHeaders)) {
             return null; // the proxy refuses it with 400
         }
         // counted only once the tunnel takes it: a declined upgrade is placed again by the proxy
-        Placed placed = proxy.locate(prologue, requestHeaders, proxy.snapshot(), null);
+        Placed placed = parts.placer().locate(prologue, requestHeaders, null);
         Optional<Backend> owner = placed.owner();
         if (owner.isEmpty()) {
             return null; // no backends: the proxy answers with the envelope
         }
-        BackendConnections connections = proxy.connections();
-        BackendConnection backend;
+        Exchange backend;
         try {
-            backend = connections.acquire(owner.get()).connection();
+            backend = parts.client().exchange(owner.get());
         } catch (IOException | RuntimeException e) {
             LOGGER.log(System.Logger.Level.DEBUG, "cannot connect to " + owner.get().id() + " for an upgrade", e);
             return null; // nothing sent: the proxy tries the owner once more and answers 503 if it is still down
         }
-        proxy.count(placed);
-        BackendMeters meters = proxy.metrics().backend(owner.get());
+        parts.placer().count(placed);
+        BackendMeters meters = parts.metrics().backend(owner.get());
         boolean refusalStarted = false;
         int refusalStatus = 0;
         try {
             long sending = System.nanoTime();
-            RequestWriter writer = new RequestWriter(backend);
-            writer.requestLine(prologue);
+            RequestWriter writer = backend.request();
+            writer.requestLine(prologue.method().text(), RequestTarget.originForm(prologue));
             ForwardedHeaders.copy(prologue, requestHeaders, ctx.remotePeer().address(), ctx.isSecure(),
-                    HopByHopHeaders.ofUpgrade(requestHeaders), proxy.trustedProxies(), writer);
+                    HopByHopHeaders.ofUpgrade(requestHeaders), parts.trustedProxies(), writer);
             writer.endHead(RequestWriter.NO_BODY); // Helidon only offers upgrades without a body
             writer.finish();
-            ResponseHead head = ResponseHead.read(backend);
+            ResponseHead head = backend.readHead();
             meters.answered(head.status(), System.nanoTime() - sending);
             if (head.status() == 101) {
                 writeSwitch(ctx, head);
                 backend.becomeTunnel();
-                return new TunnelConnection(ctx, backend, connections, proxy.metrics(),
+                return new TunnelConnection(ctx, backend, parts.metrics(),
                         bytes -> log(client, prologue, requestHeaders, 101, bytes, placed, null, started));
             }
-            ResponseBody body = ResponseBody.of(backend, head, ResponseBody.bodiless(head.status()));
+            ResponseBody body = backend.body(head, ResponseBody.bodiless(head.status()));
             refusalStatus = head.status();
             refusalStarted = true;
             long bytes = relayRefusal(ctx, head, body);
@@ -111,13 +114,13 @@ final class UpgradeTunnel implements Http1Upgrader {
                 log(client, prologue, requestHeaders, refusalStatus, 0, placed, BackendError.BROKEN.label(), started);
             }
         }
-        connections.discard(backend);
+        backend.discard();
         return new TunnelConnection.Closed(); // the answer is out; Helidon closes the connection
     }
 
     private void log(SocketAddress client, HttpPrologue prologue, ServerRequestHeaders headers, int status,
                      long bytes, Placed placed, String error, long started) {
-        AccessLog accessLog = proxy.accessLog();
+        AccessLog accessLog = parts.accessLog();
         if (accessLog != null) {
             accessLog.log(client, prologue.method().text(), prologue.uriPath().rawPath(),
                     headers.first(AccessLog.REQUEST_ID).orElse(null), status, bytes, placed, error, started);

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.function.Function;
 
 import io.insika.router.server.RouterServer;
+import io.insika.router.server.testing.ScriptedBackend;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

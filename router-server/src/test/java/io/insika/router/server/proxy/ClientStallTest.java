@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.insika.router.server.testing.Eventually;
+import io.insika.router.server.testing.RawHttp;
 import io.insika.router.server.testing.Scrape;
 
 import static org.hamcrest.MatcherAssert.assertThat;

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import io.insika.router.api.Backend;
 import io.insika.router.server.RouterServer;
 import io.insika.router.server.testing.Eventually;
+import io.insika.router.server.testing.RawHttp;
 import io.insika.router.server.testing.Scrape;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -33,8 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * The edge rules that need more than one request and one answer to show: the router's own
  * answers close what they cannot finish reading, a target places alike in every form, bodies
  * reach the client as they arrive, the backend timeout measures silence and not age, a client
- * that leaves mid-upload frees its backend at once, and a pooled connection that died is resent
- * only when none of the request left.
+ * that leaves mid-upload frees its backend at once.
  */
 class EdgeSafetyTest {
 
@@ -153,30 +153,6 @@ class EdgeSafetyTest {
         assertThat(Scrape.of(fixture.adminPort()).sum("insika_router_backend_errors_total"), is(0.0));
     }
 
-    @Test
-    void aWriteTheSocketRefusedCountsAsNothingSentSoTheRequestMayGoOnAFreshConnection() throws Exception {
-        CountDownLatch resetNow = new CountDownLatch(1);
-        CountDownLatch reset = new CountDownLatch(1);
-        RawBackend resetting = new RawBackend((in, out) -> {
-            resetNow.await(5, TimeUnit.SECONDS);
-            reset.countDown();
-        });
-        resetting.resetOnClose = true;
-        backend = resetting;
-        try (BackendConnections pool = new BackendConnections(Duration.ofSeconds(5), () -> java.util.Set.of())) {
-            BackendConnection connection = pool.acquire(resetting.backend()).connection();
-            resetNow.countDown(); // as a backend restarting between the reuse check and the write
-            assertThat(reset.await(5, TimeUnit.SECONDS), is(true));
-            Thread.sleep(200); // the reset has arrived
-            RequestWriter writer = new RequestWriter(connection);
-            writer.requestLine("GET", "/");
-            writer.header("Host", "x");
-            writer.endHead(RequestWriter.NO_BODY);
-            assertThrows(IOException.class, writer::finish);
-            assertThat("nothing of the request left", writer.started(), is(false));
-        }
-    }
-
     // Writes the bytes, reads until the router closes (or 10 s pass).
     static String rawExchange(int port, String request) throws IOException {
         try (Socket socket = new Socket("127.0.0.1", port)) {
@@ -203,14 +179,13 @@ class EdgeSafetyTest {
         }
     }
 
-    /** A one-connection-at-a-time raw backend whose behaviour the test writes. */
+    /** A raw backend whose behaviour the test writes, one connection at a time. */
     static final class RawBackend implements AutoCloseable {
         interface Script {
             void serve(InputStream in, OutputStream out) throws Exception;
         }
 
         private final ServerSocket server;
-        volatile boolean resetOnClose;
 
         RawBackend(Script script) throws IOException {
             this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -221,9 +196,6 @@ class EdgeSafetyTest {
                         Thread.ofVirtual().start(() -> {
                             try (socket) {
                                 script.serve(socket.getInputStream(), socket.getOutputStream());
-                                if (resetOnClose) {
-                                    socket.setSoLinger(true, 0);
-                                }
                             } catch (Exception e) {
                                 // the router hung up
                             }

@@ -15,6 +15,7 @@ import java.util.Random;
 import java.util.function.BiConsumer;
 
 import io.insika.router.server.RouterServer;
+import io.insika.router.server.testing.RawHttp;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

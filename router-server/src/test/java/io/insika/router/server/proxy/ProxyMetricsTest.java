@@ -1,10 +1,10 @@
 package io.insika.router.server.proxy;
 
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.io.InputStream;
 import java.time.Duration;
 import java.util.List;
 

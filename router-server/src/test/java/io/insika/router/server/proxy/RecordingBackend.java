@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.insika.router.api.Backend;
+import io.insika.router.server.testing.Http1Messages;
 
 /**
  * A raw backend for the conformance corpus: it keeps every byte it receives, per connection, and

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import io.insika.router.server.RouterServer;
+import io.insika.router.server.testing.Http1Messages;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;

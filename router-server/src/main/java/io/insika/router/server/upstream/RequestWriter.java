@@ -1,10 +1,9 @@
-package io.insika.router.server.proxy;
+package io.insika.router.server.upstream;
 
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Arrays;
 
-import io.helidon.http.HttpPrologue;
 
 /**
  * Writes one request to a backend: the head, then the body, as HTTP/1.1 with a Content-Length or
@@ -15,12 +14,12 @@ import io.helidon.http.HttpPrologue;
  * header filtering upstream can leave the backend reading a body as a request of its own.
  * Every name and value is checked as it is written: a line break can never enter the head.
  */
-final class RequestWriter extends OutputStream {
+public final class RequestWriter extends OutputStream {
 
     /** For {@link #endHead(long)}: the request has no body, and says nothing of one. */
-    static final long NO_BODY = -2;
+    public static final long NO_BODY = -2;
     /** For {@link #endHead(long)}: the body's length is unknown; it goes in chunks. */
-    static final long CHUNKED = -1;
+    public static final long CHUNKED = -1;
 
     private static final byte[] CRLF = {'\r', '\n'};
     private static final byte[] LAST_CHUNK = {'0', '\r', '\n', '\r', '\n'};
@@ -37,17 +36,12 @@ final class RequestWriter extends OutputStream {
         connection.startExchange();
     }
 
-    /** Starts the head with the client's method and its target in origin form, byte for byte. */
-    void requestLine(HttpPrologue prologue) {
-        requestLine(prologue.method().text(), RequestTarget.originForm(prologue));
-    }
-
     /**
      * Starts the head: {@code METHOD target HTTP/1.1}.
      *
      * @throws IllegalArgumentException if the method is not a token or the target not visible ASCII
      */
-    void requestLine(String method, String target) {
+    public void requestLine(String method, String target) {
         if (!HttpSyntax.isToken(method) || !HttpSyntax.isTarget(target)) {
             throw new IllegalArgumentException("not a request line: " + HttpSyntax.printable(method + " " + target));
         }
@@ -64,7 +58,7 @@ final class RequestWriter extends OutputStream {
      *                                  {@link #endHead} writes those), or the value holds a control
      *                                  character or a character outside ISO-8859-1
      */
-    void header(String name, String value) {
+    public void header(String name, String value) {
         if (!HttpSyntax.isToken(name) || name.equalsIgnoreCase("content-length")
                 || name.equalsIgnoreCase("transfer-encoding")) {
             throw new IllegalArgumentException("not a header this writer takes: " + HttpSyntax.printable(name));
@@ -89,7 +83,7 @@ final class RequestWriter extends OutputStream {
      *
      * @param bodyLength the body's length, {@link #CHUNKED} when unknown, or {@link #NO_BODY}
      */
-    void endHead(long bodyLength) {
+    public void endHead(long bodyLength) {
         if (bodyLength == CHUNKED) {
             field("Transfer-Encoding", "chunked");
             chunked = true;
@@ -101,7 +95,7 @@ final class RequestWriter extends OutputStream {
     }
 
     /** Whether any byte reached the backend: from then on it may act on the request. */
-    boolean started() {
+    public boolean started() {
         return connection.bytesSent() > 0;
     }
 
@@ -136,7 +130,7 @@ final class RequestWriter extends OutputStream {
     }
 
     /** Sends what is buffered now, so that another thread may carry on writing. */
-    void flushBuffered() throws IOException {
+    public void flushBuffered() throws IOException {
         drain();
         connection.flush();
     }
@@ -146,7 +140,7 @@ final class RequestWriter extends OutputStream {
      *
      * @throws IOException if a Content-Length body ended short: the backend would wait for the rest
      */
-    void finish() throws IOException {
+    public void finish() throws IOException {
         if (remaining > 0) {
             throw new IOException("body ended " + remaining + " bytes short of its Content-Length");
         }

@@ -1,10 +1,10 @@
-package io.insika.router.server.proxy;
+package io.insika.router.server.upstream;
 
 /**
  * The character classes of RFC 9110 (section 5.6.2, tokens; section 5.5, field values) that
  * every head the router reads or writes is held to, in both directions.
  */
-final class HttpSyntax {
+public final class HttpSyntax {
 
     // tchar = "!" / "#" / "$" / "%" / "&" / "'" / "*" / "+" / "-" / "." / "^" / "_" / "`" / "|" / "~"
     //       / DIGIT / ALPHA
@@ -50,7 +50,7 @@ final class HttpSyntax {
     }
 
     /** A request target in origin or absolute form: visible ASCII, nothing else. */
-    static boolean isTarget(String text) {
+    public static boolean isTarget(String text) {
         int length = text.length();
         if (length == 0) {
             return false;

@@ -1,4 +1,4 @@
-package io.insika.router.server.proxy;
+package io.insika.router.server.upstream;
 
 import java.io.IOException;
 

@@ -1,4 +1,4 @@
-package io.insika.router.server.proxy;
+package io.insika.router.server.testing;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -6,7 +6,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 
 /** Reading HTTP/1.1 off a raw socket in tests, byte by byte, so nothing past the head is consumed. */
-final class RawHttp {
+public final class RawHttp {
 
     private RawHttp() {
     }
@@ -16,7 +16,7 @@ final class RawHttp {
      *
      * @return the head, or {@code null} if the stream ended before the head did
      */
-    static String readHead(InputStream in) throws IOException {
+    public static String readHead(InputStream in) throws IOException {
         ByteArrayOutputStream head = new ByteArrayOutputStream();
         int matched = 0;
         while (matched < 4) {

@@ -1,4 +1,4 @@
-package io.insika.router.server.proxy;
+package io.insika.router.server.upstream;
 
 import java.io.EOFException;
 import java.io.Flushable;
@@ -22,7 +22,7 @@ import java.util.OptionalLong;
  * {@code Content-Length} is read as chunked (section 6.3, rule 3) and its connection is never
  * reused.
  */
-final class ResponseBody extends InputStream {
+public final class ResponseBody extends InputStream {
 
     private static final int MAX_CHUNK_LINE = 4096;
     private static final int MAX_TRAILER_BYTES = ResponseHead.MAX_HEAD_BYTES;
@@ -71,7 +71,7 @@ final class ResponseBody extends InputStream {
     }
 
     /** Whether an answer of this status ends with its head (RFC 9112, section 6.3): 1xx, 204, 304. */
-    static boolean bodiless(int code) {
+    public static boolean bodiless(int code) {
         return code < 200 || code == 204 || code == 304;
     }
 
@@ -80,7 +80,7 @@ final class ResponseBody extends InputStream {
      *
      * @throws ProtocolException if a value is not digits, or they disagree
      */
-    static long declaredLength(List<String> fields) throws ProtocolException {
+    public static long declaredLength(List<String> fields) throws ProtocolException {
         long length = -1;
         for (String field : fields) {
             for (String value : field.split(",", -1)) {
@@ -127,22 +127,22 @@ final class ResponseBody extends InputStream {
      * Called whenever a read is about to wait for the backend: whatever was read before reaches
      * the client then, so a body of any framing arrives as it was sent.
      */
-    void beforeWaiting(Flushable flush) {
+    public void beforeWaiting(Flushable flush) {
         this.beforeWait = flush;
     }
 
     /** The body's length when the backend declared it. */
-    OptionalLong declaredLength() {
+    public OptionalLong declaredLength() {
         return framing == Framing.LENGTH ? OptionalLong.of(length) : OptionalLong.empty();
     }
 
     /** Whether there is no body to read: a bodiless answer, or a Content-Length of 0. */
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return framing == Framing.NONE || (framing == Framing.LENGTH && length == 0);
     }
 
     /** Whether the body was read to its framed end and the framing allows another answer after it. */
-    boolean complete() {
+    public boolean complete() {
         return complete && reusable;
     }
 

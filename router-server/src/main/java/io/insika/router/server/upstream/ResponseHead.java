@@ -1,4 +1,4 @@
-package io.insika.router.server.proxy;
+package io.insika.router.server.upstream;
 
 import java.io.IOException;
 import java.net.ProtocolException;
@@ -35,7 +35,7 @@ import io.helidon.http.HeaderValues;
  * @param headers   the header fields in the order received, hop-by-hop ones included
  * @param keepAlive whether the connection may carry another request after this answer
  */
-record ResponseHead(int status, List<Header> headers, boolean keepAlive) {
+public record ResponseHead(int status, List<Header> headers, boolean keepAlive) {
 
     /** Longest status line plus headers accepted from a backend. */
     static final int MAX_HEAD_BYTES = 64 * 1024;
@@ -156,7 +156,7 @@ record ResponseHead(int status, List<Header> headers, boolean keepAlive) {
     }
 
     /** The values of the fields of one name, as received: used for the framing headers. */
-    List<String> values(String lowerCaseName) {
+    public List<String> values(String lowerCaseName) {
         List<String> values = new ArrayList<>(1);
         for (Header header : headers) {
             if (header.headerName().lowerCase().equals(lowerCaseName)) {

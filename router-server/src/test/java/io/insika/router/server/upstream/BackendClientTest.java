@@ -1,13 +1,17 @@
-package io.insika.router.server.proxy;
+package io.insika.router.server.upstream;
 
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import io.insika.router.api.Backend;
+import io.insika.router.server.testing.ScriptedBackend;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -20,12 +24,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** The backend connection pool on real loopback sockets: reuse, the liveness probe, idle expiry, the watchdog. */
 @Timeout(30) // a broken watchdog would otherwise block a read forever
-class BackendConnectionsTest {
+class BackendClientTest {
 
     private static final String OK = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
 
     private ScriptedBackend backend;
-    private BackendConnections pool;
+    private BackendClient pool;
     // whether the pool of backends holds the scripted one; a test takes it away to see its connections go
     private volatile boolean backendInPool = true;
 
@@ -46,12 +50,12 @@ class BackendConnectionsTest {
     @Test
     void aReleasedConnectionIsTheNextOneHandedOut() throws Exception {
         backend = ScriptedBackend.answering(head -> ScriptedBackend.Answer.keep(OK));
-        pool = new BackendConnections(Duration.ofSeconds(5), this::current);
-        BackendConnections.Lease first = pool.acquire(backend.backend());
+        pool = new BackendClient(Duration.ofSeconds(5), this::current);
+        BackendClient.Lease first = pool.acquire(backend.backend());
         exchange(first.connection());
         pool.release(first.connection());
 
-        BackendConnections.Lease second = pool.acquire(backend.backend());
+        BackendClient.Lease second = pool.acquire(backend.backend());
         assertThat(second.fresh(), is(false));
         assertThat(second.connection(), sameInstance(first.connection()));
         assertThat(backend.connections.get(), is(1));
@@ -60,13 +64,13 @@ class BackendConnectionsTest {
     @Test
     void aConnectionTheBackendClosedWhileIdleIsNeverHandedOut() throws Exception {
         backend = ScriptedBackend.answering(head -> ScriptedBackend.Answer.thenClose(OK));
-        pool = new BackendConnections(Duration.ofSeconds(5), this::current);
-        BackendConnections.Lease first = pool.acquire(backend.backend());
+        pool = new BackendClient(Duration.ofSeconds(5), this::current);
+        BackendClient.Lease first = pool.acquire(backend.backend());
         exchange(first.connection());
         pool.release(first.connection()); // as if the answer had not said so: the probe must catch it
         waitUntil(() -> !first.connection().isReusable());
 
-        BackendConnections.Lease second = pool.acquire(backend.backend());
+        BackendClient.Lease second = pool.acquire(backend.backend());
         assertThat(second.fresh(), is(true));
         assertThat(first.connection().isClosed(), is(true));
     }
@@ -74,8 +78,8 @@ class BackendConnectionsTest {
     @Test
     void idleConnectionsAreClosedAfterTheIdleLimit() throws Exception {
         backend = ScriptedBackend.answering(head -> ScriptedBackend.Answer.keep(OK));
-        pool = new BackendConnections(Duration.ofSeconds(5), Duration.ofMillis(200), this::current);
-        BackendConnections.Lease lease = pool.acquire(backend.backend());
+        pool = new BackendClient(Duration.ofSeconds(5), Duration.ofMillis(200), this::current);
+        BackendClient.Lease lease = pool.acquire(backend.backend());
         exchange(lease.connection());
         pool.release(lease.connection());
         assertThat(pool.openCount(), is(1));
@@ -88,8 +92,8 @@ class BackendConnectionsTest {
     @Test
     void idleConnectionsToABackendThatLeftThePoolAreClosedAtOnce() throws Exception {
         backend = ScriptedBackend.answering(head -> ScriptedBackend.Answer.keep(OK));
-        pool = new BackendConnections(Duration.ofMillis(400), Duration.ofMinutes(5), this::current);
-        BackendConnections.Lease lease = pool.acquire(backend.backend());
+        pool = new BackendClient(Duration.ofMillis(400), Duration.ofMinutes(5), this::current);
+        BackendClient.Lease lease = pool.acquire(backend.backend());
         exchange(lease.connection());
         pool.release(lease.connection());
         Thread.sleep(300); // a few watchdog ticks: still wanted
@@ -103,8 +107,8 @@ class BackendConnectionsTest {
     @Test
     void theWatchdogEndsAReadTheBackendNeverAnswersAsATimeout() throws Exception {
         try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) { // accepts (the kernel does) and never writes
-            pool = new BackendConnections(Duration.ofMillis(200), this::current);
-            BackendConnections.Lease lease = pool.acquire(Backend.parse("http://127.0.0.1:" + silent.getLocalPort()));
+            pool = new BackendClient(Duration.ofMillis(200), this::current);
+            BackendClient.Lease lease = pool.acquire(Backend.parse("http://127.0.0.1:" + silent.getLocalPort()));
             long started = System.nanoTime();
             IOException failure = assertThrows(IOException.class, () -> lease.connection().fill());
             assertThat(failure, instanceOf(SocketTimeoutException.class));
@@ -117,7 +121,7 @@ class BackendConnectionsTest {
     @Test
     void anHttpsBackendThatNeverHandshakesFailsWithinTheConnectTimeout() throws Exception {
         try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) { // TCP yes, TLS never
-            pool = new BackendConnections(Duration.ofMillis(300), this::current);
+            pool = new BackendClient(Duration.ofMillis(300), this::current);
             long started = System.nanoTime();
             assertThrows(IOException.class, () -> pool.acquire(Backend.parse("https://127.0.0.1:" + silent.getLocalPort())));
             assertThat(System.nanoTime() - started < Duration.ofSeconds(10).toNanos(), is(true));
@@ -131,10 +135,35 @@ class BackendConnectionsTest {
         try (ServerSocket closed = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             port = closed.getLocalPort();
         }
-        pool = new BackendConnections(Duration.ofSeconds(5), this::current);
+        pool = new BackendClient(Duration.ofSeconds(5), this::current);
         int refusedPort = port;
         assertThrows(IOException.class, () -> pool.acquire(Backend.parse("http://127.0.0.1:" + refusedPort)));
         assertThat(pool.openCount(), is(0));
+    }
+
+    @Test
+    void aWriteTheSocketRefusedCountsAsNothingSentSoTheRequestMayGoOnAFreshConnection() throws Exception {
+        CountDownLatch resetNow = new CountDownLatch(1);
+        try (ServerSocket server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread.ofVirtual().start(() -> {
+                try (Socket socket = server.accept()) {
+                    resetNow.await(5, TimeUnit.SECONDS);
+                    socket.setSoLinger(true, 0); // close with a reset, as a backend restarting
+                } catch (IOException | InterruptedException e) {
+                    // the test fails on its own assertion
+                }
+            });
+            pool = new BackendClient(Duration.ofSeconds(5), this::current);
+            Exchange exchange = pool.exchange(Backend.parse("http://127.0.0.1:" + server.getLocalPort()));
+            resetNow.countDown(); // between the reuse check and the write
+            Thread.sleep(300); // the reset has arrived
+            RequestWriter writer = exchange.request();
+            writer.requestLine("GET", "/");
+            writer.header("Host", "x");
+            writer.endHead(RequestWriter.NO_BODY);
+            assertThrows(IOException.class, writer::finish);
+            assertThat("nothing of the request left", writer.started(), is(false));
+        }
     }
 
     // One GET through the connection, its answer read to the end.

@@ -1,4 +1,4 @@
-package io.insika.router.server.proxy;
+package io.insika.router.server.testing;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -18,23 +18,23 @@ import java.util.Locale;
  * router forwards is safe when both read it as the same messages: no reader behind it can find
  * a second request where the router saw one.
  */
-final class Http1Messages {
+public final class Http1Messages {
 
     /** One message: its start line, its fields in order (names lower-cased), its body. */
-    record Message(String startLine, List<String> fields, byte[] body) {
-        String describe() {
+    public record Message(String startLine, List<String> fields, byte[] body) {
+        public String describe() {
             return startLine + "\n" + String.join("\n", fields) + "\n\n" + new String(body, StandardCharsets.ISO_8859_1);
         }
 
-        int status() {
+        public int status() {
             return Integer.parseInt(startLine.substring(9, 12));
         }
 
-        String bodyText() {
+        public String bodyText() {
             return new String(body, StandardCharsets.ISO_8859_1);
         }
 
-        List<String> values(String name) {
+        public List<String> values(String name) {
             return fields.stream().filter(f -> f.startsWith(name + ": ")).map(f -> f.substring(name.length() + 2)).toList();
         }
     }
@@ -46,12 +46,12 @@ final class Http1Messages {
      * @param ending   {@code "end"} when the stream ended between messages, else why it stopped
      *                 (a cut message, or malformed input)
      */
-    record Reading(List<Message> messages, String ending) {
-        String describe() {
+    public record Reading(List<Message> messages, String ending) {
+        public String describe() {
             return String.join("\n----\n", messages.stream().map(Message::describe).toList()) + "\n[" + ending + "]";
         }
 
-        boolean cleanEnd() {
+        public boolean cleanEnd() {
             return ending.equals("end");
         }
     }
@@ -75,17 +75,17 @@ final class Http1Messages {
     }
 
     /** Reads requests until the bytes end or stop making sense. */
-    static Reading requests(byte[] bytes, boolean strict) {
+    public static Reading requests(byte[] bytes, boolean strict) {
         return readAll(new Http1Messages(new ByteArrayInputStream(bytes), strict, false, null));
     }
 
     /** Reads the answers to requests of this method. */
-    static Reading responses(byte[] bytes, boolean strict, String method) {
+    public static Reading responses(byte[] bytes, boolean strict, String method) {
         return readAll(new Http1Messages(new ByteArrayInputStream(bytes), strict, true, method));
     }
 
     /** A strict reader of requests off a live stream, for a backend that answers them. */
-    static Message nextRequest(InputStream in) throws IOException {
+    public static Message nextRequest(InputStream in) throws IOException {
         return new Http1Messages(in, true, false, null).next();
     }
 

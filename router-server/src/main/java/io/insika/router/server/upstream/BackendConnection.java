@@ -1,4 +1,4 @@
-package io.insika.router.server.proxy;
+package io.insika.router.server.upstream;
 
 import java.io.EOFException;
 import java.io.IOException;
@@ -30,7 +30,7 @@ import io.insika.router.api.Backend;
  * <p>Why no socket read timeout: a timed read on a virtual thread arms and cancels a timer in
  * the scheduler on every read, which cost ~10% of the proxy's CPU under load. Instead each
  * blocking operation notes when it started waiting ({@link #waitingSince()}), and
- * {@link BackendConnections}' watchdog closes a connection whose wait exceeds the backend
+ * {@link BackendClient}' watchdog closes a connection whose wait exceeds the backend
  * timeout; the blocked read then fails and {@link #timedOut()} tells why.
  */
 final class BackendConnection implements WireInput, WireOutput, AutoCloseable {

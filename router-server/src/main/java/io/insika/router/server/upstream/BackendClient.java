@@ -1,4 +1,4 @@
-package io.insika.router.server.proxy;
+package io.insika.router.server.upstream;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -13,8 +13,15 @@ import java.util.function.Supplier;
 import io.insika.router.api.Backend;
 
 /**
- * Kept-alive connections to the backends, reused most-recent first, and the watchdog that
- * enforces the backend timeout on every open connection.
+ * The router's HTTP/1.1 client towards its backends, and its one entry: {@link #exchange}, a
+ * connection for one request and its answer, with the writer, the parsers and the framing
+ * rules that go with it (see {@link Exchange}). It holds kept-alive connections, reused
+ * most-recent first, and the watchdog that enforces the backend timeout on every open one.
+ *
+ * <p>Why its own: measured under wrk, Helidon's webclient (its per-request objects, its timed
+ * socket reads, its idle-connection watcher threads) cost more CPU than the rest of the proxy
+ * (see docs/benchmarks.md). So this code has to be as careful as a library's: every head it
+ * reads is validated whole, every head it writes is checked as it is written.
  *
  * <p>A connection is checked when it is taken ({@link BackendConnection#isReusable()}), so one
  * the backend closed while idle is dropped before a request is written to it. The watchdog
@@ -22,7 +29,7 @@ import io.insika.router.api.Backend;
  * longer than the backend timeout, and idle ones kept past {@link #IDLE_LIMIT}. Between
  * requests nothing else runs: an idle router costs no CPU.
  */
-final class BackendConnections implements AutoCloseable {
+public final class BackendClient implements AutoCloseable {
 
     /** How long an unused connection is kept; below the keep-alive timeout of common servers. */
     static final Duration IDLE_LIMIT = Duration.ofSeconds(30);
@@ -36,7 +43,12 @@ final class BackendConnections implements AutoCloseable {
     private final Thread watchdog;
     private volatile boolean closed;
 
-    BackendConnections(Duration timeout, Supplier<Set<String>> currentBackends) {
+    /**
+     * @param timeout         connect timeout, and the longest one read or write may wait
+     * @param currentBackends the ids of the backends in the pool now: idle connections to any
+     *                        other are closed at the watchdog's next tick
+     */
+    public BackendClient(Duration timeout, Supplier<Set<String>> currentBackends) {
         this(timeout, IDLE_LIMIT, currentBackends);
     }
 
@@ -46,11 +58,21 @@ final class BackendConnections implements AutoCloseable {
      * @param currentBackends the ids of the backends in the pool now: idle connections to any
      *                        other are closed at the watchdog's next tick
      */
-    BackendConnections(Duration timeout, Duration idleLimit, Supplier<Set<String>> currentBackends) {
+    BackendClient(Duration timeout, Duration idleLimit, Supplier<Set<String>> currentBackends) {
         this.timeout = timeout;
         this.idleLimit = idleLimit;
         this.currentBackends = currentBackends;
         this.watchdog = Thread.ofVirtual().name("insika-backend-watchdog").start(this::watch);
+    }
+
+    /**
+     * Starts an exchange with the backend, on the most recently used live connection or a new one.
+     *
+     * @throws IOException if a new connection cannot be made: nothing was sent
+     */
+    public Exchange exchange(Backend backend) throws IOException {
+        Lease lease = acquire(backend);
+        return new Exchange(this, lease.connection(), lease.fresh());
     }
 
     /**
@@ -102,11 +124,12 @@ final class BackendConnections implements AutoCloseable {
         connection.close();
     }
 
-    /** How many connections are open, busy or idle: for tests. */
-    int openCount() {
+    /** How many connections are open, busy, idle or tunnelling: exported as a metric. */
+    public int openCount() {
         return open.size();
     }
 
+    /** Closes every connection, busy ones included, and stops the watchdog. */
     @Override
     public void close() {
         closed = true;

@@ -1,4 +1,4 @@
-package io.insika.router.server.proxy;
+package io.insika.router.server.upstream;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -9,6 +9,7 @@ import java.util.List;
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.helidon.http.Header;
+import io.insika.router.server.testing.Http1Messages;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
@@ -17,11 +18,12 @@ import static org.hamcrest.Matchers.is;
  * Fuzz tests of the router's own HTTP/1.1 code, the parts a hostile peer reaches: the parser of
  * backend answers and the writer of forwarded requests. {@code ./mvnw verify} runs them in
  * regression mode, over the committed inputs under {@code src/test/resources/.../Http1FuzzTestInputs};
- * to fuzz for real:
+ * to fuzz for real, each target for five minutes (Jazzer's default {@code maxDuration}):
  * <pre>
- * JAZZER_FUZZ=1 ./mvnw -B -pl router-server test -Dtest=Http1FuzzTest -Djazzer.max_duration=10m
+ * JAZZER_FUZZ=1 ./mvnw -B -pl router-server test -Dtest=Http1FuzzTest
  * </pre>
- * A finding is written to that directory: commit it with the fix, and it stays a regression test.
+ * The corpus it grows goes to {@code router-server/.cifuzz-corpus} (not committed); a finding
+ * goes to the inputs directory: commit it with the fix, and it stays a regression test.
  */
 class Http1FuzzTest {
 

@@ -1,4 +1,4 @@
-package io.insika.router.server.proxy;
+package io.insika.router.server.testing;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,21 +19,21 @@ import io.insika.router.api.Backend;
  * headers). It reads each request's head and Content-Length body, then writes the script's
  * answer; the connection stays open for the next request unless the script says to close.
  */
-final class ScriptedBackend implements AutoCloseable {
+public final class ScriptedBackend implements AutoCloseable {
 
     /** What to send for one request, and whether to close the connection afterwards. */
-    record Answer(byte[] bytes, boolean close) {
-        static Answer keep(String text) {
+    public record Answer(byte[] bytes, boolean close) {
+        public static Answer keep(String text) {
             return new Answer(text.getBytes(StandardCharsets.ISO_8859_1), false);
         }
 
-        static Answer thenClose(String text) {
+        public static Answer thenClose(String text) {
             return new Answer(text.getBytes(StandardCharsets.ISO_8859_1), true);
         }
     }
 
-    final AtomicInteger connections = new AtomicInteger();
-    final List<String> requests = new CopyOnWriteArrayList<>();
+    public final AtomicInteger connections = new AtomicInteger();
+    public final List<String> requests = new CopyOnWriteArrayList<>();
     private final ServerSocket server;
     private final Function<String, Answer> script;
 
@@ -44,11 +44,11 @@ final class ScriptedBackend implements AutoCloseable {
     }
 
     /** Starts a backend that gives every request the answer the script computes from its head. */
-    static ScriptedBackend answering(Function<String, Answer> script) throws IOException {
+    public static ScriptedBackend answering(Function<String, Answer> script) throws IOException {
         return new ScriptedBackend(script);
     }
 
-    Backend backend() {
+    public Backend backend() {
         return Backend.parse("http://127.0.0.1:" + server.getLocalPort());
     }
 
