@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Set;
 
 import io.helidon.http.Header;
+import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Headers;
 
@@ -80,7 +81,7 @@ final class HopByHopHeaders {
     }
 
     /** Whether the message's {@code Connection} header named this one. */
-    boolean names(io.helidon.http.HeaderName name) {
+    boolean names(HeaderName name) {
         return named.contains(name.lowerCase());
     }
 
