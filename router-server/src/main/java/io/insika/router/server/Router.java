@@ -50,12 +50,12 @@ public final class Router implements AutoCloseable {
         try {
             RouterServer server = RouterServer.start(
                     new ServerSettings(config.host(), config.port(), config.adminPort(), config.shutdownGrace(),
-                            config.stopDelay()),
+                            config.stopDelay(), config.maxConnections()),
                     routes, pool, new ProxySettings(config.bodyMaxBytes(), config.backendTimeout(), config.clientBodyTimeout(),
                             config.clientSendTimeout(),
                             // straight to the descriptor: System.out's PrintStream locks and flushes per call
                             config.accessLog() ? Optional.of(new FileOutputStream(FileDescriptor.out)) : Optional.empty(),
-                            config.trustedProxies()));
+                            config.trustedProxies(), config.maxRequests(), config.peekBudget()));
             if (discovery instanceof DnsBackendDiscovery dns) {
                 server.metrics().counter("dns_resolutions", "DNS resolutions of the backend name, answered or not",
                         dns::resolutions);

@@ -114,6 +114,8 @@ public final class RouterServer implements AutoCloseable {
                 // Helidon's stop closes the server socket, lets busy connections finish their
                 // request for this long, then interrupts them (ServerListener.suspend, 4.5.0).
                 .shutdownGracePeriod(server.shutdownGrace())
+                // Past it Helidon accepts no more until a connection closes (ListenerConfig 4.5.0)
+                .maxTcpConnections(server.maxConnections())
                 // Each response gets a new buffered stream of this size; 4 KiB (the default) is
                 // mostly garbage for the small answers that dominate, and large bodies bypass it.
                 .writeBufferSize(2048)

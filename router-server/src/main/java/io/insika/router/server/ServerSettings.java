@@ -13,21 +13,33 @@ import java.util.Objects;
  *                      after it, the connections still busy are interrupted and closed
  * @param stopDelay     how long a stopping router keeps accepting, readiness already down,
  *                      before it stops accepting: the time load balancers need to notice
+ * @param maxConnections client connections the proxy port holds at once; past it, Helidon
+ *                      accepts no more until one closes (they wait in the listen backlog)
  */
-public record ServerSettings(String host, int port, int adminPort, Duration shutdownGrace, Duration stopDelay) {
+public record ServerSettings(String host, int port, int adminPort, Duration shutdownGrace, Duration stopDelay,
+                             int maxConnections) {
+
+    /**
+     * {@code server.max-connections} by default, sized for the shipped heap: each open connection
+     * costs Helidon a thread and some buffers.
+     */
+    public static final int DEFAULT_MAX_CONNECTIONS = 4096;
 
     /** Helidon's own default grace; what a server started without one gets. */
     public static final Duration HELIDON_GRACE = Duration.ofMillis(500);
 
     /** Stopping at once when asked: no stop delay. */
     public ServerSettings(String host, int port, int adminPort, Duration shutdownGrace) {
-        this(host, port, adminPort, shutdownGrace, Duration.ZERO);
+        this(host, port, adminPort, shutdownGrace, Duration.ZERO, DEFAULT_MAX_CONNECTIONS);
     }
 
     public ServerSettings {
         Objects.requireNonNull(host, "host");
         notNegative("shutdownGrace", shutdownGrace);
         notNegative("stopDelay", stopDelay);
+        if (maxConnections < 1) {
+            throw new IllegalArgumentException("maxConnections: [" + maxConnections + "] (expected: >= 1)");
+        }
     }
 
     private static void notNegative(String name, Duration value) {

@@ -75,7 +75,8 @@ class AdminSocketTest {
         BackendPool pool = pool();
         pool.update(java.util.List.of(Backend.parse("http://127.0.0.1:9")));
         RouterServer server = RouterServer.start(
-                new ServerSettings("127.0.0.1", 0, 0, Duration.ZERO, Duration.ofSeconds(30)),
+                new ServerSettings("127.0.0.1", 0, 0, Duration.ZERO, Duration.ofSeconds(30),
+                        ServerSettings.DEFAULT_MAX_CONNECTIONS),
                 RouteTable.build(DefaultRoutes.specs(), PluginRegistry.builtIn()), pool, ProxySettings.DEFAULTS);
         int port = server.port(); // a stopped server reports -1
         Thread closing = Thread.ofVirtual().start(server::close);

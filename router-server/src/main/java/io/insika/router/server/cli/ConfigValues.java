@@ -21,6 +21,7 @@ final class ConfigValues {
             case "server.admin-port" -> String.valueOf(config.adminPort());
             case "server.shutdown-grace" -> DurationText.format(config.shutdownGrace());
             case "server.stop-delay" -> DurationText.format(config.stopDelay());
+            case "server.max-connections" -> String.valueOf(config.maxConnections());
             case "strategy.name" -> config.strategy();
             case "strategy.options" -> config.strategyOptions().names().stream()
                     .map(name -> name + "=" + config.strategyOptions().get(name).orElse(""))
@@ -30,6 +31,8 @@ final class ConfigValues {
             case "proxy.client-body-timeout" -> DurationText.format(config.clientBodyTimeout());
             case "proxy.client-send-timeout" -> DurationText.format(config.clientSendTimeout());
             case "proxy.trusted-proxies" -> config.trustedProxies().isEmpty() ? "(none)" : config.trustedProxies().toString();
+            case "proxy.max-requests" -> String.valueOf(config.maxRequests());
+            case "proxy.peek-budget" -> String.valueOf(config.peekBudget());
             case "proxy.access-log" -> String.valueOf(config.accessLog());
             case "routes" -> config.routes().size() + " route(s)";
             case "backends.static" -> config.backends() instanceof StaticBackends list

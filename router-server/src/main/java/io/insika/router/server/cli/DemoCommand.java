@@ -67,8 +67,10 @@ final class DemoCommand {
         Optional.ofNullable(environment.get(EnvironmentOverrides.STRATEGY))
                 .ifPresent(strategy -> demo.put(EnvironmentOverrides.STRATEGY, strategy));
         RouterConfig c = new RouterConfigLoader(plugins).load(Optional.empty(), demo);
-        return new RouterConfig(c.host(), c.port(), 0, c.shutdownGrace(), c.stopDelay(), c.strategy(), c.strategyOptions(),
-                c.backends(), c.bodyMaxBytes(), c.backendTimeout(), c.clientBodyTimeout(), c.clientSendTimeout(), c.trustedProxies(), c.accessLog(), c.routes(), c.origins());
+        return new RouterConfig(c.host(), c.port(), 0, c.shutdownGrace(), c.stopDelay(), c.maxConnections(), c.strategy(),
+                c.strategyOptions(), c.backends(), c.bodyMaxBytes(), c.backendTimeout(), c.clientBodyTimeout(),
+                c.clientSendTimeout(), c.trustedProxies(), c.maxRequests(), c.peekBudget(), c.accessLog(), c.routes(),
+                c.origins());
     }
 
     private static int port(Map<String, String> environment) {

@@ -32,6 +32,12 @@ public final class EnvironmentOverrides {
     public static final String CLIENT_SEND_TIMEOUT = "INSIKA_ROUTER_CLIENT_SEND_TIMEOUT";
     /** {@code proxy.trusted-proxies}, comma-separated CIDR blocks. */
     public static final String TRUSTED_PROXIES = "INSIKA_ROUTER_TRUSTED_PROXIES";
+    /** {@code proxy.max-requests}. */
+    public static final String MAX_REQUESTS = "INSIKA_ROUTER_MAX_REQUESTS";
+    /** {@code proxy.peek-budget}, in bytes. */
+    public static final String PEEK_BUDGET = "INSIKA_ROUTER_PEEK_BUDGET";
+    /** {@code server.max-connections}. */
+    public static final String MAX_CONNECTIONS = "INSIKA_ROUTER_MAX_CONNECTIONS";
     /** {@code proxy.access-log}. */
     public static final String ACCESS_LOG = "INSIKA_ROUTER_ACCESS_LOG";
     /** {@code server.stop-delay}, in seconds. */

@@ -31,14 +31,15 @@ final class KnownKeys {
 
     private static final Shape SCHEMA = new Fields(Map.of(
             "server", new Fields(Map.of("host", OPEN, "port", OPEN, "admin-port", OPEN, "shutdown-grace", OPEN,
-                    "stop-delay", OPEN)),
+                    "stop-delay", OPEN, "max-connections", OPEN)),
             "strategy", new Fields(Map.of("name", OPEN, "options", OPEN)),
             "backends", new Fields(Map.of(
                     "static", new Items(new Fields(Map.of("url", OPEN, "weight", OPEN))),
                     "dns", new Fields(Map.of("name", OPEN, "port", OPEN, "interval", OPEN, "resolver", OPEN,
                             "timeout", OPEN)))),
             "proxy", new Fields(Map.of("body-max-bytes", OPEN, "backend-timeout", OPEN, "client-body-timeout", OPEN,
-                    "client-send-timeout", OPEN, "trusted-proxies", OPEN, "access-log", OPEN)),
+                    "client-send-timeout", OPEN, "trusted-proxies", OPEN, "max-requests", OPEN, "peek-budget", OPEN,
+                    "access-log", OPEN)),
             "routes", new Items(new Fields(Map.of("methods", OPEN, "path", OPEN, "keys", new Items(OPEN))))));
 
     private KnownKeys() {

@@ -25,6 +25,9 @@ import io.insika.router.server.routing.RouteSpec;
  * @param stopDelay       after SIGTERM, how long requests are still accepted while readiness
  *                        is down, before the listener closes; zero or more; default 0
  *                        ({@code server.stop-delay}, {@code INSIKA_ROUTER_STOP_DELAY})
+ * @param maxConnections  client connections the proxy port holds at once; past it, new ones wait
+ *                        in the listen backlog; default 4096 ({@code server.max-connections},
+ *                        {@code INSIKA_ROUTER_MAX_CONNECTIONS})
  * @param strategy        the placement strategy's provider name; default {@code ketama}
  *                        ({@code strategy.name}, {@code INSIKA_ROUTER_STRATEGY})
  * @param strategyOptions options handed to that provider, path {@code strategy.options}; empty
@@ -47,6 +50,11 @@ import io.insika.router.server.routing.RouteSpec;
  * @param trustedProxies  the peers (load balancers, ingresses) whose {@code X-Forwarded-*}
  *                        headers are believed; default none ({@code proxy.trusted-proxies},
  *                        {@code INSIKA_ROUTER_TRUSTED_PROXIES})
+ * @param maxRequests     proxied requests in flight at once, past which the retry envelope is
+ *                        the answer; default 1024 ({@code proxy.max-requests},
+ *                        {@code INSIKA_ROUTER_MAX_REQUESTS})
+ * @param peekBudget      bytes all key peeks may hold together beyond the first 8 KiB of each;
+ *                        default 32 MiB ({@code proxy.peek-budget}, {@code INSIKA_ROUTER_PEEK_BUDGET})
  * @param accessLog       whether each proxied request is logged, one line, to {@code insika.access};
  *                        default false ({@code proxy.access-log}, {@code INSIKA_ROUTER_ACCESS_LOG})
  * @param routes          the keyed routes, first match wins; default
@@ -55,10 +63,11 @@ import io.insika.router.server.routing.RouteSpec;
  * @param origins         where each value came from
  */
 public record RouterConfig(String host, int port, int adminPort, Duration shutdownGrace, Duration stopDelay,
-                           String strategy,
+                           int maxConnections, String strategy,
                            PluginOptions strategyOptions, BackendSource backends, int bodyMaxBytes,
                            Duration backendTimeout, Duration clientBodyTimeout,
-                           Duration clientSendTimeout, TrustedProxies trustedProxies, boolean accessLog,
+                           Duration clientSendTimeout, TrustedProxies trustedProxies, int maxRequests,
+                           int peekBudget, boolean accessLog,
                            List<RouteSpec> routes,
                            ConfigOrigins origins) {
 

@@ -11,7 +11,9 @@ import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
 import io.helidon.config.spi.ConfigSource;
 import io.insika.router.api.PluginOptions;
+import io.insika.router.server.ServerSettings;
 import io.insika.router.server.plugin.PluginRegistry;
+import io.insika.router.server.proxy.ProxySettings;
 import io.insika.router.server.proxy.TrustedProxies;
 import io.insika.router.server.routing.RouteSpec;
 
@@ -20,6 +22,9 @@ import static io.insika.router.server.config.EnvironmentOverrides.BACKEND_TIMEOU
 import static io.insika.router.server.config.EnvironmentOverrides.BODY_MAX_BYTES;
 import static io.insika.router.server.config.EnvironmentOverrides.CLIENT_BODY_TIMEOUT;
 import static io.insika.router.server.config.EnvironmentOverrides.CLIENT_SEND_TIMEOUT;
+import static io.insika.router.server.config.EnvironmentOverrides.MAX_CONNECTIONS;
+import static io.insika.router.server.config.EnvironmentOverrides.MAX_REQUESTS;
+import static io.insika.router.server.config.EnvironmentOverrides.PEEK_BUDGET;
 import static io.insika.router.server.config.EnvironmentOverrides.TRUSTED_PROXIES;
 import static io.insika.router.server.config.EnvironmentOverrides.HOST;
 import static io.insika.router.server.config.EnvironmentOverrides.PORT;
@@ -67,6 +72,8 @@ public final class RouterConfigLoader {
         Duration grace = reader.read("server.shutdown-grace", null, RouterConfig.DEFAULT_SHUTDOWN_GRACE,
                 ValueType.durationOrZero());
         Duration stopDelay = reader.read("server.stop-delay", STOP_DELAY, Duration.ZERO, ValueType.durationOrZero());
+        int maxConnections = reader.read("server.max-connections", MAX_CONNECTIONS, ServerSettings.DEFAULT_MAX_CONNECTIONS,
+                ValueType.integer(1, 1_000_000, "a whole number from 1 to 1000000"));
         if (port == adminPort && port != 0) {
             reader.problem("server.admin-port", String.valueOf(adminPort),
                     "a port other than the proxy's port " + port + ", so observe endpoints are never proxied");
@@ -84,6 +91,10 @@ public final class RouterConfigLoader {
                 RouterConfig.DEFAULT_CLIENT_SEND_TIMEOUT, ValueType.positiveDuration());
         TrustedProxies trustedProxies = reader.read("proxy.trusted-proxies", TRUSTED_PROXIES, TrustedProxies.NONE,
                 ValueType.trustedProxies());
+        int maxRequests = reader.read("proxy.max-requests", MAX_REQUESTS, ProxySettings.DEFAULT_MAX_REQUESTS,
+                ValueType.integer(1, 1_000_000, "a whole number from 1 to 1000000"));
+        int peekBudget = reader.read("proxy.peek-budget", PEEK_BUDGET, ProxySettings.DEFAULT_PEEK_BUDGET,
+                ValueType.integer(0, Integer.MAX_VALUE, "a whole number of bytes from 0 to 2147483647"));
         boolean accessLog = reader.read("proxy.access-log", ACCESS_LOG, false, ValueType.bool());
         List<RouteSpec> routes = new RoutesReader(reader).read();
 
@@ -97,8 +108,8 @@ public final class RouterConfigLoader {
         if (!reader.problems().isEmpty()) {
             throw new ConfigException(reader.problems());
         }
-        return new RouterConfig(host, port, adminPort, grace, stopDelay, strategy, strategyOptions, backends, bodyMaxBytes,
-                backendTimeout, clientBodyTimeout, clientSendTimeout, trustedProxies, accessLog, routes, new ConfigOrigins(file.map(Path::toString), reader.origins()));
+        return new RouterConfig(host, port, adminPort, grace, stopDelay, maxConnections, strategy, strategyOptions, backends, bodyMaxBytes,
+                backendTimeout, clientBodyTimeout, clientSendTimeout, trustedProxies, maxRequests, peekBudget, accessLog, routes, new ConfigOrigins(file.map(Path::toString), reader.origins()));
     }
 
     /** Options written for the YAML's strategy; none when the environment switched to another. */

@@ -27,17 +27,22 @@ final class BodyPeek implements BodyPrefix {
     private int filled;
     private boolean clientEnded;
     private ClientGoneException clientFailure;
+    private final PeekBudget budget;
+    private int charged; // bytes of the budget this peek holds
+    private boolean overBudget;
 
     /**
      * @param client         the request body as Helidon streams it
      * @param limit          body-max-bytes
      * @param declaredLength the Content-Length, or -1 for a chunked body; sizes buffers so that a
      *                       300-byte body does not cost 16 KiB of garbage
+     * @param budget         what all peeks may hold together beyond their first 8 KiB
      */
-    BodyPeek(InputStream client, int limit, long declaredLength) {
+    BodyPeek(InputStream client, int limit, long declaredLength, PeekBudget budget) {
         this.client = client;
         this.limit = limit;
         this.declaredLength = declaredLength;
+        this.budget = budget;
     }
 
     @Override
@@ -53,6 +58,20 @@ final class BodyPeek implements BodyPrefix {
     @Override
     public boolean exceedsLimit() {
         return filled > limit;
+    }
+
+    /**
+     * Whether the peek stopped for want of memory budget: the key may lie beyond what was read,
+     * so the request must be refused with the retry envelope rather than placed.
+     */
+    boolean overBudget() {
+        return overBudget;
+    }
+
+    /** Gives back the budget this peek held: once the request is done with its peeked bytes. */
+    void releaseBudget() {
+        budget.release(charged);
+        charged = 0;
     }
 
     /** The body's Content-Length, or -1 when it is chunked. */
@@ -162,6 +181,14 @@ final class BodyPeek implements BodyPrefix {
         }
         if (buffer.length - filled < ask) {
             int grown = Math.min(limit + 1, Math.max(filled + ask, buffer.length * 2));
+            int more = Math.max(0, grown - PeekBudget.FREE_BYTES) - charged;
+            if (more > 0) {
+                if (!budget.acquire(more)) {
+                    overBudget = true; // the key search stops here; the request is refused, not misrouted
+                    return false;
+                }
+                charged += more;
+            }
             buffer = Arrays.copyOf(buffer, grown);
         }
         try {

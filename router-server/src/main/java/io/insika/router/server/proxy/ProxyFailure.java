@@ -9,6 +9,7 @@ import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.ServerResponse;
 import io.insika.router.server.metrics.BackendError;
 
+import static io.insika.router.server.proxy.ProxyFailure.Bodies.OVERLOADED_BODY;
 import static io.insika.router.server.proxy.ProxyFailure.Bodies.UNAVAILABLE_BODY;
 
 /**
@@ -17,7 +18,7 @@ import static io.insika.router.server.proxy.ProxyFailure.Bodies.UNAVAILABLE_BODY
  *
  * <p>Only {@link #UNAVAILABLE} says "retryable": it is sent when no byte of the request reached
  * any backend (the owner refused the connection, timed out connecting, or there is no backend),
- * so the client may safely send the request again. Once a backend may have seen the request the
+ * so the client may safely send the request again; {@link #OVERLOADED} likewise. Once a backend may have seen the request the
  * router cannot know whether it ran, and says so with a non-retryable 502 or 504.
  * {@link #BAD_REQUEST} refuses what the client sent before any backend saw it.
  */
@@ -25,6 +26,11 @@ enum ProxyFailure {
 
     /** The owner could not be reached: retry later. */
     UNAVAILABLE(Status.SERVICE_UNAVAILABLE_503, BackendError.UNREACHABLE, UNAVAILABLE_BODY),
+    /**
+     * The router is full (max-requests in flight, or no key-peek budget left): retry later. No
+     * backend saw any of the request.
+     */
+    OVERLOADED(Status.SERVICE_UNAVAILABLE_503, null, OVERLOADED_BODY),
     /** There are no backends: the same answer as {@link #UNAVAILABLE}, counted apart. */
     NO_BACKEND(Status.SERVICE_UNAVAILABLE_503, BackendError.NO_BACKEND, UNAVAILABLE_BODY),
     /** The owner took the request and then failed before answering, or answered what is not HTTP. */
@@ -64,7 +70,10 @@ enum ProxyFailure {
 
     /** The access log's {@code error} value. */
     String label() {
-        return error == null ? "bad-request" : error.label();
+        if (error != null) {
+            return error.label();
+        }
+        return this == OVERLOADED ? "overloaded" : "bad-request";
     }
 
     /**
@@ -109,6 +118,8 @@ enum ProxyFailure {
     static final class Bodies {
         static final String UNAVAILABLE_BODY = "{\"error\":{\"class\":\"Insika::Router::BackendUnavailable\","
                 + "\"message\":\"no backend reachable\",\"retryable\":true,\"retry_after\":1}}";
+        static final String OVERLOADED_BODY = "{\"error\":{\"class\":\"Insika::Router::Overloaded\","
+                + "\"message\":\"the router is at capacity\",\"retryable\":true,\"retry_after\":1}}";
 
         private Bodies() {
         }

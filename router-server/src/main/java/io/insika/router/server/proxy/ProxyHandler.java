@@ -3,6 +3,8 @@ package io.insika.router.server.proxy;
 import java.lang.System.Logger.Level;
 import java.net.SocketAddress;
 import java.util.Optional;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Collectors;
 
 import io.helidon.webserver.CloseConnectionException;
@@ -11,6 +13,7 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.insika.router.api.Backend;
 import io.insika.router.server.metrics.BackendError;
+import io.insika.router.server.metrics.Placement;
 import io.insika.router.server.metrics.RouterMetrics;
 import io.insika.router.server.routing.BackendPool;
 import io.insika.router.server.routing.RouteTable;
@@ -31,6 +34,9 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     private final RouterMetrics metrics;
     private final AccessLog accessLog;
     private final ClientStallWatchdog clientWatchdog;
+    private final Semaphore requestSlots;
+    private final LongAdder requestsRefused = new LongAdder();
+    private final PeekBudget peekBudget;
 
     public ProxyHandler(RouteTable routes, BackendPool pool, ProxySettings settings, RouterMetrics metrics) {
         this.settings = settings;
@@ -48,6 +54,12 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         this.forwarder = new BackendForwarder(parts, clientWatchdog);
         metrics.gauge("backend_connections", "Connections open to backends, busy, idle or tunnelling",
                 client::openCount);
+        this.requestSlots = new Semaphore(settings.maxRequests());
+        this.peekBudget = new PeekBudget(settings.peekBudget());
+        metrics.counter("overload_refusals", "Requests answered with the retry envelope because the router was full:"
+                + " max-requests in flight, or no peek budget left", () -> requestsRefused.sum() + peekBudget.refusals());
+        metrics.gauge("peek_budget_bytes_in_use", "Bytes of key-peek buffer held beyond each request's free 8 KiB",
+                peekBudget::inUse);
         if (accessLog != null) {
             metrics.counter("access_log_dropped", "Access log lines dropped: the writer fell behind or its stream failed",
                     accessLog::dropped);
@@ -62,17 +74,21 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         Placed placed = null;
         String error = null;
         BodyPeek body = null;
+        boolean slot = requestSlots.tryAcquire();
         try {
             body = request.content().hasEntity()
                     ? new BodyPeek(clientWatchdog.watch(request.content().inputStream()), settings.bodyMaxBytes(),
-                            request.headers().contentLength().orElse(-1))
+                            request.headers().contentLength().orElse(-1), peekBudget)
                     : null;
             Optional<ProxyFailure> failure;
-            if (!ClientHeadCheck.forwardable(request.prologue(), request.headers())) {
+            if (!slot) {
+                requestsRefused.increment(); // full: answered at once, nothing read, no backend asked
+                failure = Optional.of(ProxyFailure.OVERLOADED);
+            } else if (!ClientHeadCheck.forwardable(request.prologue(), request.headers())) {
                 failure = Optional.of(ProxyFailure.BAD_REQUEST);
             } else {
                 placed = placer.place(request.prologue(), request.headers(), body);
-                failure = clientBodyFailure(body);
+                failure = clientBodyFailure(body, placed);
                 if (failure.isEmpty()) {
                     failure = forward(request, response, placed, body);
                 }
@@ -95,6 +111,12 @@ public final class ProxyHandler implements Handler, AutoCloseable {
             error = "internal";
             throw e;
         } finally {
+            if (body != null) {
+                body.releaseBudget();
+            }
+            if (slot) {
+                requestSlots.release();
+            }
             metrics.requestEnded();
             if (accessLog != null) {
                 accessLog.log(client, request, response, placed, error, started);
@@ -103,10 +125,15 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     }
 
     // A body the key peek could not read: a client that left gets no answer, a body whose
-    // framing Helidon's reader refused gets 400, before any backend saw a byte of it.
-    private static Optional<ProxyFailure> clientBodyFailure(BodyPeek body) {
+    // framing Helidon's reader refused gets 400, a key search cut short for want of peek budget
+    // gets the retry envelope (placed without its key, the session would scatter); all before
+    // any backend saw a byte of it.
+    private static Optional<ProxyFailure> clientBodyFailure(BodyPeek body, Placed placed) {
         if (body == null) {
             return Optional.empty();
+        }
+        if (body.overBudget() && placed.how() != Placement.KEY) {
+            return Optional.of(ProxyFailure.OVERLOADED);
         }
         try {
             body.requireClient();

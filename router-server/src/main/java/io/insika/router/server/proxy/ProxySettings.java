@@ -17,22 +17,31 @@ import java.util.Optional;
  *                          connection is closed
  * @param accessLog         where each request's access log line goes; empty for no access log
  * @param trustedProxies    the peers whose {@code X-Forwarded-*} headers are believed
+ * @param maxRequests       how many proxied requests may be in flight at once; past it, the retry
+ *                          envelope at once (WebSocket tunnels are not counted)
+ * @param peekBudget        bytes all key peeks in flight may hold together beyond the first 8 KiB
+ *                          of each; a peek that cannot grow waits a second, then its request gets
+ *                          the retry envelope
  */
 public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration clientBodyTimeout,
                             Duration clientSendTimeout, Optional<OutputStream> accessLog,
-                            TrustedProxies trustedProxies) {
+                            TrustedProxies trustedProxies, int maxRequests, int peekBudget) {
 
     /** As nginx's {@code client_body_timeout}. */
     public static final Duration DEFAULT_CLIENT_BODY_TIMEOUT = Duration.ofSeconds(60);
     /** As nginx's {@code send_timeout}. */
     public static final Duration DEFAULT_CLIENT_SEND_TIMEOUT = Duration.ofSeconds(60);
+    /** Sized for the shipped 128 MiB heap: each request holds up to ~50 KiB of buffers besides its peek. */
+    public static final int DEFAULT_MAX_REQUESTS = 1024;
+    /** A quarter of the shipped 128 MiB heap. */
+    public static final int DEFAULT_PEEK_BUDGET = 32 * 1024 * 1024;
     /** The seed's defaults, 256 KiB and 10 seconds; 60 s for a stalled client either way; no access log. */
     public static final ProxySettings DEFAULTS = new ProxySettings(262_144, Duration.ofSeconds(10));
 
-    /** With the default client body timeout and no access log. */
+    /** With the default client timeouts and limits, no access log and no trusted proxy. */
     public ProxySettings(int bodyMaxBytes, Duration backendTimeout) {
         this(bodyMaxBytes, backendTimeout, DEFAULT_CLIENT_BODY_TIMEOUT, DEFAULT_CLIENT_SEND_TIMEOUT, Optional.empty(),
-                TrustedProxies.NONE);
+                TrustedProxies.NONE, DEFAULT_MAX_REQUESTS, DEFAULT_PEEK_BUDGET);
     }
 
     public ProxySettings {
@@ -44,26 +53,42 @@ public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration 
         positive("client-send-timeout", clientSendTimeout);
         Objects.requireNonNull(accessLog, "accessLog");
         Objects.requireNonNull(trustedProxies, "trustedProxies");
+        if (maxRequests < 1) {
+            throw new IllegalArgumentException("max-requests: [" + maxRequests + "] (expected: >= 1)");
+        }
+        if (peekBudget < 0) {
+            throw new IllegalArgumentException("peek-budget: [" + peekBudget + "] (expected: >= 0)");
+        }
     }
 
     /** These settings, with an access log written to this stream. */
     public ProxySettings withAccessLog(OutputStream out) {
-        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, Optional.of(out), trustedProxies);
+        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, Optional.of(out),
+                trustedProxies, maxRequests, peekBudget);
     }
 
     /** These settings, with this client body timeout. */
     public ProxySettings withClientBodyTimeout(Duration timeout) {
-        return new ProxySettings(bodyMaxBytes, backendTimeout, timeout, clientSendTimeout, accessLog, trustedProxies);
+        return new ProxySettings(bodyMaxBytes, backendTimeout, timeout, clientSendTimeout, accessLog, trustedProxies,
+                maxRequests, peekBudget);
     }
 
     /** These settings, with this client send timeout. */
     public ProxySettings withClientSendTimeout(Duration timeout) {
-        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, timeout, accessLog, trustedProxies);
+        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, timeout, accessLog, trustedProxies,
+                maxRequests, peekBudget);
     }
 
     /** These settings, believing the forwarding headers of these peers. */
     public ProxySettings withTrustedProxies(TrustedProxies trusted) {
-        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog, trusted);
+        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog, trusted,
+                maxRequests, peekBudget);
+    }
+
+    /** These settings, with these overload limits. */
+    public ProxySettings withLimits(int requests, int budget) {
+        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog,
+                trustedProxies, requests, budget);
     }
 
     private static void positive(String name, Duration value) {

@@ -200,9 +200,10 @@ class RouterConfigLoaderTest {
     void originsListTheDnsKeysOnlyInDnsMode() {
         assertThat(files.load("server: { port: 1 }").origins().sources().keySet(),
                 contains("server.host", "server.port", "server.admin-port", "server.shutdown-grace",
-                        "server.stop-delay", "strategy.name",
+                        "server.stop-delay", "server.max-connections", "strategy.name",
                         "strategy.options", "backends.static", "proxy.body-max-bytes", "proxy.backend-timeout",
-                        "proxy.client-body-timeout", "proxy.client-send-timeout", "proxy.trusted-proxies", "proxy.access-log",
+                        "proxy.client-body-timeout", "proxy.client-send-timeout", "proxy.trusted-proxies", "proxy.max-requests",
+                        "proxy.peek-budget", "proxy.access-log",
                         "routes"));
     }
 }

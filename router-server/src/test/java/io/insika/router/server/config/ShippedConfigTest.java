@@ -70,19 +70,22 @@ class ShippedConfigTest {
     /** Everything but where values came from, which differs by design. */
     private static Comparable withoutOrigins(RouterConfig config) {
         return new Comparable(config.host(), config.port(), config.adminPort(), config.shutdownGrace(),
-                config.stopDelay(), config.strategy(), config.strategyOptions(), config.backends(),
+                config.stopDelay(), config.maxConnections(), config.strategy(), config.strategyOptions(), config.backends(),
                 config.bodyMaxBytes(), config.backendTimeout(), config.clientBodyTimeout(), config.clientSendTimeout(),
-                config.trustedProxies().entries(), config.accessLog(), config.routes());
+                config.trustedProxies().entries(), config.maxRequests(), config.peekBudget(), config.accessLog(),
+                config.routes());
     }
 
     private record Comparable(String host, int port, int adminPort, java.time.Duration grace,
-                              java.time.Duration stopDelay, String strategy, PluginOptions options,
+                              java.time.Duration stopDelay, int maxConnections, String strategy, PluginOptions options,
                               BackendSource backends, int bodyMaxBytes, java.time.Duration backendTimeout,
                               java.time.Duration clientBodyTimeout, java.time.Duration clientSendTimeout,
-                              java.util.List<String> trustedProxies, boolean accessLog, java.util.List<?> routes) {
+                              java.util.List<String> trustedProxies, int maxRequests, int peekBudget,
+                              boolean accessLog, java.util.List<?> routes) {
         Comparable withStrategyOptions(PluginOptions replaced) {
-            return new Comparable(host, port, adminPort, grace, stopDelay, strategy, replaced, backends, bodyMaxBytes,
-                    backendTimeout, clientBodyTimeout, clientSendTimeout, trustedProxies, accessLog, routes);
+            return new Comparable(host, port, adminPort, grace, stopDelay, maxConnections, strategy, replaced, backends,
+                    bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, trustedProxies, maxRequests,
+                    peekBudget, accessLog, routes);
         }
     }
 }

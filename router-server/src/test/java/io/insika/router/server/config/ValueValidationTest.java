@@ -64,6 +64,21 @@ class ValueValidationTest {
     }
 
     @Test
+    void overloadLimitsAreWholeNumbersInRange() {
+        assertThat(files.problems("proxy: { max-requests: 0 }"),
+                contains("proxy.max-requests: [0] (expected: a whole number from 1 to 1000000)"));
+        assertThat(files.problems("", Map.of("INSIKA_ROUTER_PEEK_BUDGET", "32MiB")),
+                contains("INSIKA_ROUTER_PEEK_BUDGET: [32MiB] (expected: a whole number of bytes from 0 to 2147483647)"));
+        assertThat(files.problems("server: { max-connections: lots }"),
+                contains("server.max-connections: [lots] (expected: a whole number from 1 to 1000000)"));
+        RouterConfig config = files.load("server: { max-connections: 100 }\nproxy: { max-requests: 50, peek-budget: 0 }");
+        assertThat(config.maxConnections(), is(100));
+        assertThat(config.maxRequests(), is(50));
+        assertThat(config.peekBudget(), is(0));
+        assertThat(files.load("", Map.of("INSIKA_ROUTER_MAX_REQUESTS", "7")).maxRequests(), is(7));
+    }
+
+    @Test
     void anAccessLogSwitchIsTrueOrFalse() {
         assertThat(files.problems("proxy: { access-log: yes-please }"),
                 contains("proxy.access-log: [yes-please] (expected: true or false)"));

@@ -15,6 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class BodyPeekTest {
 
+    private static final PeekBudget UNBOUNDED = new PeekBudget(Integer.MAX_VALUE);
+
     private static byte[] body(int size) {
         byte[] bytes = new byte[size];
         for (int i = 0; i < size; i++) {
@@ -26,21 +28,21 @@ class BodyPeekTest {
     @Test
     void aPrefixStopsAtTheCapAndKnowsTheBodyGoesOn() throws IOException {
         byte[] body = body(100);
-        BodyPeek peek = new BodyPeek(new ByteArrayInputStream(body), 40, -1);
+        BodyPeek peek = new BodyPeek(new ByteArrayInputStream(body), 40, -1, UNBOUNDED);
         assertThat(peek.open().readAllBytes(), is(Arrays.copyOf(body, 40)));
         assertThat(peek.exceedsLimit(), is(true));
     }
 
     @Test
     void aBodyOfExactlyTheCapDoesNotExceedIt() throws IOException {
-        BodyPeek peek = new BodyPeek(new ByteArrayInputStream(body(40)), 40, 40);
+        BodyPeek peek = new BodyPeek(new ByteArrayInputStream(body(40)), 40, 40, UNBOUNDED);
         assertThat(peek.open().readAllBytes().length, is(40));
         assertThat(peek.exceedsLimit(), is(false));
     }
 
     @Test
     void everyOpenReplaysFromTheFirstByte() throws IOException {
-        BodyPeek peek = new BodyPeek(new ByteArrayInputStream(body(10)), 64, -1);
+        BodyPeek peek = new BodyPeek(new ByteArrayInputStream(body(10)), 64, -1, UNBOUNDED);
         InputStream first = peek.open();
         assertThat(first.read(), is(0));
         assertThat(first.read(), is(1));
@@ -51,7 +53,7 @@ class BodyPeekTest {
     void forwardingSendsThePeekedBytesThenTheRestExactlyOnce() throws IOException {
         byte[] body = body(100_000);
         for (long declared : new long[] {-1, body.length}) {
-            BodyPeek peek = new BodyPeek(new ByteArrayInputStream(body), 1000, declared);
+            BodyPeek peek = new BodyPeek(new ByteArrayInputStream(body), 1000, declared, UNBOUNDED);
             peek.open().readNBytes(700);
             ByteArrayOutputStream forwarded = new ByteArrayOutputStream();
             peek.forwardTo(forwarded);
@@ -67,7 +69,7 @@ class BodyPeekTest {
                 throw new IOException("connection reset");
             }
         });
-        BodyPeek peek = new BodyPeek(breaking, 64, 1000);
+        BodyPeek peek = new BodyPeek(breaking, 64, 1000, UNBOUNDED);
         assertThat(peek.open().readAllBytes(), is(body(10)));
         assertThrows(ClientGoneException.class, () -> peek.forwardTo(new ByteArrayOutputStream()));
     }
@@ -78,5 +80,27 @@ class BodyPeekTest {
         assertThat(BodyPeek.copyBufferSize(0), is(1));
         assertThat(BodyPeek.copyBufferSize(-1), is(16 * 1024));
         assertThat(BodyPeek.copyBufferSize(1L << 40), is(16 * 1024));
+    }
+
+    @Test
+    void aSmallBodyIsPeekedWithoutBudget() throws IOException {
+        PeekBudget none = new PeekBudget(0);
+        BodyPeek peek = new BodyPeek(new ByteArrayInputStream(body(8000)), 262_144, 8000, none);
+        assertThat(peek.open().readAllBytes(), is(body(8000)));
+        assertThat(peek.overBudget(), is(false));
+        assertThat(none.refusals(), is(0L));
+    }
+
+    @Test
+    void aPeekThatCannotGetBudgetStopsAndSaysSoAndGivesBackWhatItHeld() throws IOException {
+        PeekBudget budget = new PeekBudget(16 * 1024);
+        BodyPeek peek = new BodyPeek(new ByteArrayInputStream(body(200_000)), 262_144, 200_000, budget);
+        byte[] seen = peek.open().readAllBytes();
+        assertThat(seen.length < 200_000, is(true));
+        assertThat(peek.overBudget(), is(true));
+        assertThat(budget.inUse() > 0, is(true));
+        assertThat(budget.refusals(), is(1L));
+        peek.releaseBudget();
+        assertThat(budget.inUse(), is(0L));
     }
 }
