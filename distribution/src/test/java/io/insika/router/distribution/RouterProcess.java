@@ -96,6 +96,10 @@ final class RouterProcess implements AutoCloseable {
         return adminPort;
     }
 
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
     long pid() {
         return process.pid();
     }
