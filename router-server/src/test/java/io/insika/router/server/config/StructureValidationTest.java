@@ -37,7 +37,8 @@ class StructureValidationTest {
                 "strategey: unknown key (expected one of: backends, proxy, routes, server, strategy)"));
         assertThat(files.problems("server: { prot: 1 }\nbackends: { dns: { name: a.test, port: 1, intreval: 2 } }"),
                 contains("backends.dns.intreval: unknown key (expected one of: interval, name, port, resolver, timeout)",
-                        "server.prot: unknown key (expected one of: admin-port, host, port, shutdown-grace, stop-delay)"));
+                        "server.prot: unknown key (expected one of: admin-port, host, max-connections, port, shutdown-grace,"
+                                + " stop-delay)"));
         assertThat(files.problems("routes: [ { path: /a, keys: [ { type: json-field, field: f } ], method: [POST] } ]"),
                 contains("routes[0].method: unknown key (expected one of: keys, methods, path)"));
     }
