@@ -3,7 +3,6 @@ package io.insika.router.server.proxy;
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The memory all key peeks in flight may hold together, beyond the first
@@ -21,7 +20,6 @@ final class PeekBudget {
 
     private final int total;
     private final Semaphore bytes;
-    private final LongAdder refusals = new LongAdder();
 
     /** @param total bytes shared by all peeks beyond their free part */
     PeekBudget(int total) {
@@ -36,7 +34,6 @@ final class PeekBudget {
      */
     boolean acquire(int count) {
         if (count > total) {
-            refusals.increment();
             return false;
         }
         try {
@@ -46,7 +43,6 @@ final class PeekBudget {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt(); // a stalled client cut by the watchdog, say
         }
-        refusals.increment();
         return false;
     }
 
@@ -59,10 +55,5 @@ final class PeekBudget {
     /** Bytes held by peeks now: exported as a gauge. */
     long inUse() {
         return total - bytes.availablePermits();
-    }
-
-    /** Peeks refused for want of budget: exported as a counter. */
-    long refusals() {
-        return refusals.sum();
     }
 }

@@ -35,7 +35,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     private final AccessLog accessLog;
     private final ClientStallWatchdog clientWatchdog;
     private final Semaphore requestSlots;
-    private final LongAdder requestsRefused = new LongAdder();
+    private final LongAdder overloadRefusals = new LongAdder();
     private final PeekBudget peekBudget;
 
     public ProxyHandler(RouteTable routes, BackendPool pool, ProxySettings settings, RouterMetrics metrics) {
@@ -57,7 +57,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         this.requestSlots = new Semaphore(settings.maxRequests());
         this.peekBudget = new PeekBudget(settings.peekBudget());
         metrics.counter("overload_refusals", "Requests answered with the retry envelope because the router was full:"
-                + " max-requests in flight, or no peek budget left", () -> requestsRefused.sum() + peekBudget.refusals());
+                + " max-requests in flight, or no peek budget left", overloadRefusals::sum);
         metrics.gauge("peek_budget_bytes_in_use", "Bytes of key-peek buffer held beyond each request's free 8 KiB",
                 peekBudget::inUse);
         if (accessLog != null) {
@@ -82,8 +82,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
                     : null;
             Optional<ProxyFailure> failure;
             if (!slot) {
-                requestsRefused.increment(); // full: answered at once, nothing read, no backend asked
-                failure = Optional.of(ProxyFailure.OVERLOADED);
+                failure = Optional.of(ProxyFailure.OVERLOADED); // at once: nothing read, no backend asked
             } else if (!ClientHeadCheck.forwardable(request.prologue(), request.headers())) {
                 failure = Optional.of(ProxyFailure.BAD_REQUEST);
             } else {
@@ -94,6 +93,9 @@ public final class ProxyHandler implements Handler, AutoCloseable {
                 }
             }
             if (failure.isPresent()) {
+                if (failure.get() == ProxyFailure.OVERLOADED) {
+                    overloadRefusals.increment();
+                }
                 error = failure.get().label();
                 // a refused request ends its connection: whatever its client sends next is suspect
                 failure.get().send(response, failure.get() == ProxyFailure.BAD_REQUEST
