@@ -55,7 +55,8 @@ public final class Router implements AutoCloseable {
                             config.clientSendTimeout(),
                             // straight to the descriptor: System.out's PrintStream locks and flushes per call
                             config.accessLog() ? Optional.of(new FileOutputStream(FileDescriptor.out)) : Optional.empty(),
-                            config.trustedProxies(), config.maxRequests(), config.peekBudget()));
+                            config.trustedProxies(), config.maxRequests(), config.peekBudget(), config.capacity(),
+                            config.health()));
             if (discovery instanceof DnsBackendDiscovery dns) {
                 server.metrics().counter("dns_resolutions", "DNS resolutions of the backend name, answered or not",
                         dns::resolutions);

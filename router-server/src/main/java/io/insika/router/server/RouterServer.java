@@ -18,6 +18,8 @@ import io.helidon.webserver.http.RoutingResponse;
 import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.health.HealthObserver;
+import io.insika.router.server.backends.BackendStates;
+import io.insika.router.server.backends.HealthChecker;
 import io.insika.router.server.discovery.PoolReadiness;
 import io.insika.router.server.metrics.MetricsEndpoint;
 import io.insika.router.server.metrics.RouterMetrics;
@@ -32,20 +34,22 @@ import io.insika.router.server.routing.RouteTable;
  * The router's web server: on the main socket {@code GET /up} answered in-process and every
  * other request proxied; on the admin port (a server of its own, so that the proxy's catch-all
  * cannot shadow it and it outlives the proxy's drain), {@code /observe/health},
- * {@code /observe/metrics} and {@code /observe/owner} only.
+ * {@code /observe/metrics}, {@code /observe/owner} and {@code /observe/backends} only.
  */
 public final class RouterServer implements AutoCloseable {
 
     private final WebServer server;
     private final WebServer admin;
     private final ProxyHandler proxy;
+    private final HealthChecker checker; // null without health.path
     private final DrainReadiness draining;
     private final RouterMetrics metrics;
     private final Duration stopDelay;
     private final CountDownLatch hurry = new CountDownLatch(1);
 
-    private RouterServer(WebServer server, WebServer admin, ProxyHandler proxy, DrainReadiness draining,
-                         RouterMetrics metrics, Duration stopDelay) {
+    private RouterServer(WebServer server, WebServer admin, ProxyHandler proxy, HealthChecker checker,
+                         DrainReadiness draining, RouterMetrics metrics, Duration stopDelay) {
+        this.checker = checker;
         this.metrics = metrics;
         this.stopDelay = stopDelay;
         this.server = server;
@@ -82,7 +86,9 @@ public final class RouterServer implements AutoCloseable {
     public static RouterServer start(ServerSettings server, RouteTable routes, BackendPool pool, ProxySettings settings) {
         Objects.requireNonNull(pool, "pool");
         RouterMetrics metrics = new RouterMetrics(routes.routes(), () -> pool.snapshot().backends());
-        ProxyHandler proxy = new ProxyHandler(routes, pool, settings, metrics);
+        BackendStates states = new BackendStates(settings.capacity(), settings.health());
+        metrics.backendStates(() -> states.current(pool.snapshot().backends()));
+        ProxyHandler proxy = new ProxyHandler(routes, pool, states, settings, metrics);
         DrainReadiness draining = new DrainReadiness();
         // Two servers rather than two sockets of one: Helidon 4.5 stops a server's sockets one
         // after the other in an unspecified order (LoomServer.stopIt walks a Map.copyOf), and the
@@ -95,7 +101,8 @@ public final class RouterServer implements AutoCloseable {
                 // only the observe feature we add
                 .featuresDiscoverServices(false)
                 .routing(routing -> routing.get(MetricsEndpoint.PATH, new MetricsEndpoint(metrics))
-                        .get(OwnerEndpoint.PATH, new OwnerEndpoint(pool)))
+                        .get(OwnerEndpoint.PATH, new OwnerEndpoint(pool))
+                        .get(BackendsEndpoint.PATH, new BackendsEndpoint(pool, states)))
                 .addFeature(ObserveFeature.builder()
                         .observersDiscoverServices(false)
                         .addObserver(HealthObserver.builder().details(true).addCheck(new PoolReadiness(pool))
@@ -132,7 +139,10 @@ public final class RouterServer implements AutoCloseable {
             proxy.close();
             throw cannotListen(server.host(), server.port());
         }
-        return new RouterServer(main, admin, proxy, draining, metrics, server.stopDelay());
+        HealthChecker checker = settings.health().path().isPresent()
+                ? HealthChecker.start(settings.health(), () -> pool.snapshot().backends(), states)
+                : null;
+        return new RouterServer(main, admin, proxy, checker, draining, metrics, server.stopDelay());
     }
 
     // Helidon logs why (a port taken) and returns a stopped server rather than throwing
@@ -204,6 +214,9 @@ public final class RouterServer implements AutoCloseable {
         }
         // Helidon's stop refuses to run on an interrupted thread, so the flag is restored after
         server.stop();
+        if (checker != null) {
+            checker.close();
+        }
         admin.stop();
         proxy.close();
         if (interrupted) {

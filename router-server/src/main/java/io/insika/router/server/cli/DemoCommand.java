@@ -68,7 +68,7 @@ final class DemoCommand {
                 .ifPresent(strategy -> demo.put(EnvironmentOverrides.STRATEGY, strategy));
         RouterConfig c = new RouterConfigLoader(plugins).load(Optional.empty(), demo);
         return new RouterConfig(c.host(), c.port(), 0, c.shutdownGrace(), c.stopDelay(), c.maxConnections(), c.strategy(),
-                c.strategyOptions(), c.backends(), c.bodyMaxBytes(), c.backendTimeout(), c.clientBodyTimeout(),
+                c.strategyOptions(), c.backends(), c.capacity(), c.health(), c.bodyMaxBytes(), c.backendTimeout(), c.clientBodyTimeout(),
                 c.clientSendTimeout(), c.trustedProxies(), c.maxRequests(), c.peekBudget(), c.accessLog(), c.routes(),
                 c.origins());
     }

@@ -12,9 +12,13 @@ import java.util.Optional;
 
 import io.helidon.config.Config;
 import io.insika.router.api.Backend;
+import io.insika.router.server.backends.BackendCapacity;
+import io.insika.router.server.backends.BackendLimits;
 
 import static io.insika.router.server.config.EnvironmentOverrides.BACKENDS;
 import static io.insika.router.server.config.EnvironmentOverrides.BACKENDS_DNS;
+import static io.insika.router.server.config.EnvironmentOverrides.BACKEND_MAX_REQUESTS;
+import static io.insika.router.server.config.EnvironmentOverrides.BACKEND_MAX_TUNNELS;
 import static io.insika.router.server.config.EnvironmentOverrides.BACKEND_PORT;
 import static io.insika.router.server.config.EnvironmentOverrides.DNS_INTERVAL;
 
@@ -27,14 +31,26 @@ final class BackendsReader {
 
     private static final String URL_FORM = "http(s)://host:port";
     private static final ValueType<Integer> WEIGHT = ValueType.integer(1, 1000, "a whole number from 1 to 1000");
+    private static final ValueType<Integer> SLOTS = ValueType.integer(0, 1_000_000,
+            "a whole number from 0 (no limit) to 1000000");
 
     private final SettingReader reader;
+    private final Map<String, BackendLimits> perBackend = new HashMap<>();
+    private BackendLimits defaults = BackendLimits.NONE;
 
     BackendsReader(SettingReader reader) {
         this.reader = reader;
     }
 
+    /** Each backend's slots: the defaults, or a static entry's own; call after {@link #read()}. */
+    BackendCapacity capacity() {
+        return new BackendCapacity(defaults, perBackend);
+    }
+
     BackendSource read() {
+        defaults = new BackendLimits(
+                reader.read("backends.max-requests", BACKEND_MAX_REQUESTS, 0, SLOTS),
+                reader.read("backends.max-tunnels", BACKEND_MAX_TUNNELS, 0, SLOTS));
         EnvironmentOverrides environment = reader.environment();
         Config yaml = reader.root().get("backends");
         boolean yamlStatic = yaml.get("static").exists();
@@ -120,7 +136,13 @@ final class BackendsReader {
                 int weight = reader.scalar(entry.get("weight"), label + ".weight")
                         .flatMap(text -> reader.parse(label + ".weight", text, WEIGHT))
                         .orElse(Backend.DEFAULT_WEIGHT);
-                add(label + ".url", url.orElse(""), weight, backends, seen);
+                Optional<Integer> maxRequests = slots(entry, label, "max-requests");
+                Optional<Integer> maxTunnels = slots(entry, label, "max-tunnels");
+                Backend backend = add(label + ".url", url.orElse(""), weight, backends, seen);
+                if (backend != null && (maxRequests.isPresent() || maxTunnels.isPresent())) {
+                    perBackend.put(backend.id(), new BackendLimits(maxRequests.orElse(defaults.maxRequests()),
+                            maxTunnels.orElse(defaults.maxTunnels())));
+                }
             } else {
                 add(label, reader.scalar(entry, label).orElse(""), Backend.DEFAULT_WEIGHT, backends, seen);
             }
@@ -128,19 +150,26 @@ final class BackendsReader {
         return backends;
     }
 
-    private void add(String label, String url, int weight, List<Backend> backends, Map<String, String> seen) {
+    private Optional<Integer> slots(Config entry, String label, String key) {
+        return reader.scalar(entry.get(key), label + "." + key)
+                .flatMap(text -> reader.parse(label + "." + key, text, SLOTS));
+    }
+
+    /** @return the backend added, or {@code null} when the entry was a problem */
+    private Backend add(String label, String url, int weight, List<Backend> backends, Map<String, String> seen) {
         Backend backend;
         try {
             backend = Backend.of(new URI(url), weight);
         } catch (URISyntaxException | IllegalArgumentException e) {
             reader.problem(label, url, URL_FORM);
-            return;
+            return null;
         }
         String first = seen.putIfAbsent(backend.id(), label);
         if (first != null) {
             reader.problem(label, url, "each backend once; " + backend.id() + " is also at " + first);
-            return;
+            return null;
         }
         backends.add(backend);
+        return backend;
     }
 }

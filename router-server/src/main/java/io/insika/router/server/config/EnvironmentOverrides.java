@@ -38,6 +38,18 @@ public final class EnvironmentOverrides {
     public static final String PEEK_BUDGET = "INSIKA_ROUTER_PEEK_BUDGET";
     /** {@code server.max-connections}. */
     public static final String MAX_CONNECTIONS = "INSIKA_ROUTER_MAX_CONNECTIONS";
+    /** {@code backends.max-requests}: each backend's request slots unless its entry says otherwise. */
+    public static final String BACKEND_MAX_REQUESTS = "INSIKA_ROUTER_BACKEND_MAX_REQUESTS";
+    /** {@code backends.max-tunnels}: each backend's tunnel slots unless its entry says otherwise. */
+    public static final String BACKEND_MAX_TUNNELS = "INSIKA_ROUTER_BACKEND_MAX_TUNNELS";
+    /** {@code health.down-time}, in seconds. */
+    public static final String HEALTH_DOWN_TIME = "INSIKA_ROUTER_HEALTH_DOWN_TIME";
+    /** {@code health.path}: turns active checks on. */
+    public static final String HEALTH_PATH = "INSIKA_ROUTER_HEALTH_PATH";
+    /** {@code health.interval}, in seconds. */
+    public static final String HEALTH_INTERVAL = "INSIKA_ROUTER_HEALTH_INTERVAL";
+    /** {@code health.timeout}, in seconds. */
+    public static final String HEALTH_TIMEOUT = "INSIKA_ROUTER_HEALTH_TIMEOUT";
     /** {@code proxy.access-log}. */
     public static final String ACCESS_LOG = "INSIKA_ROUTER_ACCESS_LOG";
     /** {@code server.stop-delay}, in seconds. */

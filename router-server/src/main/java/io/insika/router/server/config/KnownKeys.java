@@ -34,12 +34,15 @@ final class KnownKeys {
                     "stop-delay", OPEN, "max-connections", OPEN)),
             "strategy", new Fields(Map.of("name", OPEN, "options", OPEN)),
             "backends", new Fields(Map.of(
-                    "static", new Items(new Fields(Map.of("url", OPEN, "weight", OPEN))),
+                    "max-requests", OPEN, "max-tunnels", OPEN,
+                    "static", new Items(new Fields(Map.of("url", OPEN, "weight", OPEN, "max-requests", OPEN,
+                            "max-tunnels", OPEN))),
                     "dns", new Fields(Map.of("name", OPEN, "port", OPEN, "interval", OPEN, "resolver", OPEN,
                             "timeout", OPEN)))),
             "proxy", new Fields(Map.of("body-max-bytes", OPEN, "backend-timeout", OPEN, "client-body-timeout", OPEN,
                     "client-send-timeout", OPEN, "trusted-proxies", OPEN, "max-requests", OPEN, "peek-budget", OPEN,
                     "access-log", OPEN)),
+            "health", new Fields(Map.of("down-time", OPEN, "path", OPEN, "interval", OPEN, "timeout", OPEN)),
             "routes", new Items(new Fields(Map.of("methods", OPEN, "path", OPEN, "keys", new Items(OPEN))))));
 
     private KnownKeys() {

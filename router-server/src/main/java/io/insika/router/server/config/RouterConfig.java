@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Objects;
 
 import io.insika.router.api.PluginOptions;
+import io.insika.router.server.backends.BackendCapacity;
+import io.insika.router.server.backends.HealthSettings;
 import io.insika.router.server.proxy.TrustedProxies;
 import io.insika.router.server.routing.RouteSpec;
 
@@ -36,6 +38,13 @@ import io.insika.router.server.routing.RouteSpec;
  * @param backends        where backends come from; default an empty static list
  *                        ({@code backends.static} / {@code backends.dns},
  *                        {@code INSIKA_ROUTER_BACKENDS} / {@code INSIKA_ROUTER_BACKENDS_DNS})
+ * @param capacity        each backend's request and tunnel slots: {@code backends.max-requests}
+ *                        and {@code backends.max-tunnels} ({@code INSIKA_ROUTER_BACKEND_MAX_REQUESTS},
+ *                        {@code INSIKA_ROUTER_BACKEND_MAX_TUNNELS}), or a static entry's own; default
+ *                        no limit
+ * @param health          when a backend counts as down ({@code health.down-time}, default 2 s) and
+ *                        its active checks ({@code health.path}, none by default; {@code interval}
+ *                        5 s, {@code timeout} 2 s); each with an {@code INSIKA_ROUTER_HEALTH_*} variable
  * @param bodyMaxBytes    how much of a request body may be read looking for a key (never a cap
  *                        on what is forwarded); positive; default 262144
  *                        ({@code proxy.body-max-bytes}, {@code INSIKA_ROUTER_BODY_MAX_BYTES})
@@ -64,7 +73,8 @@ import io.insika.router.server.routing.RouteSpec;
  */
 public record RouterConfig(String host, int port, int adminPort, Duration shutdownGrace, Duration stopDelay,
                            int maxConnections, String strategy,
-                           PluginOptions strategyOptions, BackendSource backends, int bodyMaxBytes,
+                           PluginOptions strategyOptions, BackendSource backends, BackendCapacity capacity,
+                           HealthSettings health, int bodyMaxBytes,
                            Duration backendTimeout, Duration clientBodyTimeout,
                            Duration clientSendTimeout, TrustedProxies trustedProxies, int maxRequests,
                            int peekBudget, boolean accessLog,
@@ -88,6 +98,8 @@ public record RouterConfig(String host, int port, int adminPort, Duration shutdo
         Objects.requireNonNull(strategy, "strategy");
         Objects.requireNonNull(strategyOptions, "strategyOptions");
         Objects.requireNonNull(backends, "backends");
+        Objects.requireNonNull(capacity, "capacity");
+        Objects.requireNonNull(health, "health");
         Objects.requireNonNull(backendTimeout, "backendTimeout");
         Objects.requireNonNull(clientBodyTimeout, "clientBodyTimeout");
         Objects.requireNonNull(clientSendTimeout, "clientSendTimeout");

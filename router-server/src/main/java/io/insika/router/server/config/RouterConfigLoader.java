@@ -12,6 +12,8 @@ import io.helidon.config.ConfigSources;
 import io.helidon.config.spi.ConfigSource;
 import io.insika.router.api.PluginOptions;
 import io.insika.router.server.ServerSettings;
+import io.insika.router.server.backends.BackendCapacity;
+import io.insika.router.server.backends.HealthSettings;
 import io.insika.router.server.plugin.PluginRegistry;
 import io.insika.router.server.proxy.ProxySettings;
 import io.insika.router.server.proxy.TrustedProxies;
@@ -22,6 +24,10 @@ import static io.insika.router.server.config.EnvironmentOverrides.BACKEND_TIMEOU
 import static io.insika.router.server.config.EnvironmentOverrides.BODY_MAX_BYTES;
 import static io.insika.router.server.config.EnvironmentOverrides.CLIENT_BODY_TIMEOUT;
 import static io.insika.router.server.config.EnvironmentOverrides.CLIENT_SEND_TIMEOUT;
+import static io.insika.router.server.config.EnvironmentOverrides.HEALTH_DOWN_TIME;
+import static io.insika.router.server.config.EnvironmentOverrides.HEALTH_INTERVAL;
+import static io.insika.router.server.config.EnvironmentOverrides.HEALTH_PATH;
+import static io.insika.router.server.config.EnvironmentOverrides.HEALTH_TIMEOUT;
 import static io.insika.router.server.config.EnvironmentOverrides.MAX_CONNECTIONS;
 import static io.insika.router.server.config.EnvironmentOverrides.MAX_REQUESTS;
 import static io.insika.router.server.config.EnvironmentOverrides.PEEK_BUDGET;
@@ -80,7 +86,10 @@ public final class RouterConfigLoader {
         }
         String strategy = reader.read("strategy.name", STRATEGY, RouterConfig.DEFAULT_STRATEGY, ValueType.word());
         PluginOptions strategyOptions = strategyOptions(reader, strategy);
-        BackendSource backends = new BackendsReader(reader).read();
+        BackendsReader backendsReader = new BackendsReader(reader);
+        BackendSource backends = backendsReader.read();
+        BackendCapacity capacity = backendsReader.capacity();
+        HealthSettings health = health(reader);
         int bodyMaxBytes = reader.read("proxy.body-max-bytes", BODY_MAX_BYTES, RouterConfig.DEFAULT_BODY_MAX_BYTES,
                 ValueType.positiveSize());
         Duration backendTimeout = reader.read("proxy.backend-timeout", BACKEND_TIMEOUT,
@@ -108,8 +117,31 @@ public final class RouterConfigLoader {
         if (!reader.problems().isEmpty()) {
             throw new ConfigException(reader.problems());
         }
-        return new RouterConfig(host, port, adminPort, grace, stopDelay, maxConnections, strategy, strategyOptions, backends, bodyMaxBytes,
-                backendTimeout, clientBodyTimeout, clientSendTimeout, trustedProxies, maxRequests, peekBudget, accessLog, routes, new ConfigOrigins(file.map(Path::toString), reader.origins()));
+        return new RouterConfig(host, port, adminPort, grace, stopDelay, maxConnections, strategy, strategyOptions,
+                backends, capacity, health, bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout,
+                trustedProxies, maxRequests, peekBudget, accessLog, routes,
+                new ConfigOrigins(file.map(Path::toString), reader.origins()));
+    }
+
+    /** {@code health}: the passive down time, and active checks when a path is given. */
+    private static HealthSettings health(SettingReader reader) {
+        Duration downTime = reader.read("health.down-time", HEALTH_DOWN_TIME, HealthSettings.DEFAULT_DOWN_TIME,
+                ValueType.positiveDuration());
+        String path = reader.read("health.path", HEALTH_PATH, "", ValueType.healthPath());
+        Duration interval = reader.read("health.interval", HEALTH_INTERVAL, HealthSettings.DEFAULT_INTERVAL,
+                ValueType.positiveDuration());
+        Duration timeout = reader.read("health.timeout", HEALTH_TIMEOUT, HealthSettings.DEFAULT_TIMEOUT,
+                ValueType.positiveDuration());
+        ValueSource timeoutSource = reader.origins().get("health.timeout");
+        if (timeout.compareTo(interval) > 0) {
+            if (timeoutSource != ValueSource.DEFAULT) {
+                reader.problem(timeoutSource == ValueSource.ENVIRONMENT ? HEALTH_TIMEOUT : "health.timeout",
+                        DurationText.format(timeout), "at most health.interval (" + DurationText.format(interval)
+                                + "): one check must end before the next");
+            }
+            timeout = interval; // the default timeout shrinks to fit a short interval
+        }
+        return new HealthSettings(downTime, path.isEmpty() ? Optional.empty() : Optional.of(path), interval, timeout);
     }
 
     /** Options written for the YAML's strategy; none when the environment switched to another. */

@@ -11,6 +11,7 @@ import java.util.function.Function;
 import java.util.regex.Pattern;
 
 import io.insika.router.server.proxy.TrustedProxies;
+import io.insika.router.server.upstream.HttpSyntax;
 
 /**
  * How one kind of scalar is read from text, and what a valid one is, for the error message.
@@ -75,6 +76,13 @@ record ValueType<T>(String expected, Function<String, Optional<T>> parser) {
                 return Optional.empty();
             }
         });
+    }
+
+    /** Empty for none, or an origin-form path (a query allowed) that can go on a request line as is. */
+    static ValueType<String> healthPath() {
+        return new ValueType<>("empty (no active checks) or a path starting with /, such as /healthz",
+                text -> text.isEmpty() || (text.startsWith("/") && HttpSyntax.isTarget(text))
+                        ? Optional.of(text) : Optional.empty());
     }
 
     static ValueType<Boolean> bool() {

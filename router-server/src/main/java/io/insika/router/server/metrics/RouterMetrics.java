@@ -12,6 +12,8 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 import io.insika.router.api.Backend;
+import io.insika.router.server.backends.BackendState;
+import io.insika.router.server.backends.Refusal;
 import io.insika.router.server.routing.Route;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
@@ -174,6 +176,34 @@ public final class RouterMetrics {
     public void counter(String name, String help, LongSupplier value) {
         CounterWithCallback.builder().name(PREFIX + name).help(help)
                 .callback(callback -> callback.call(value.getAsLong())).register(registry);
+    }
+
+    /**
+     * Adds the per-backend series of slots, health and refusals, read at each scrape.
+     *
+     * @param states the states of the backends in the pool now
+     */
+    public void backendStates(Supplier<List<BackendState>> states) {
+        GaugeWithCallback.builder().name(PREFIX + "backend_in_flight")
+                .help("Requests in flight to each backend, or tunnels open to it, by kind")
+                .labelNames("backend", "kind")
+                .callback(callback -> states.get().forEach(state -> {
+                    callback.call(state.requestsInFlight(), state.id(), "requests");
+                    callback.call(state.tunnelsOpen(), state.id(), "tunnels");
+                })).register(registry);
+        GaugeWithCallback.builder().name(PREFIX + "backend_up")
+                .help("1 while a backend takes requests, 0 while it is marked down")
+                .labelNames("backend")
+                .callback(callback -> states.get().forEach(state -> callback.call(state.isDown() ? 0 : 1, state.id())))
+                .register(registry);
+        CounterWithCallback.builder().name(PREFIX + "backend_refusals")
+                .help("Times a backend was passed over, or its session refused, by why: down, or its slots full")
+                .labelNames("backend", "reason")
+                .callback(callback -> states.get().forEach(state -> {
+                    for (Refusal reason : Refusal.values()) {
+                        callback.call(state.refusals(reason), state.id(), reason.label());
+                    }
+                })).register(registry);
     }
 
     /** Everything, as of now. */

@@ -11,6 +11,7 @@ import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.insika.router.api.Backend;
+import io.insika.router.server.backends.BackendState;
 import io.insika.router.server.metrics.BackendError;
 import io.insika.router.server.metrics.RouterMetrics;
 import io.insika.router.server.upstream.BackendClient;
@@ -57,13 +58,16 @@ final class BackendForwarder {
      * @param request  the client's request
      * @param response the client's response, not yet started
      * @param backend  the owner
+     * @param state    the owner's state: told of a failed connect (down for a while) and of an
+     *                 answer (up)
      * @param body     the body, with any bytes already peeked; {@code null} when the request has none
      * @return empty when the response was relayed, else the failure to answer with, already counted
      * against the backend (nothing has been written to the client then)
      * @throws CloseConnectionException when the exchange broke after the response started, or
      *                                  the client vanished: the client connection must close
      */
-    Optional<ProxyFailure> forward(ServerRequest request, ServerResponse response, Backend backend, BodyPeek body) {
+    Optional<ProxyFailure> forward(ServerRequest request, ServerResponse response, Backend backend,
+                                   BackendState state, BodyPeek body) {
         Method method = request.prologue().method();
         for (int attempt = 1; ; attempt++) {
             Exchange exchange;
@@ -71,6 +75,7 @@ final class BackendForwarder {
                 exchange = client.exchange(backend);
             } catch (IOException | RuntimeException e) {
                 LOGGER.log(System.Logger.Level.DEBUG, "cannot connect to " + backend.id(), e);
+                state.connectFailed(e);
                 return failed(backend, ProxyFailure.UNAVAILABLE); // nothing was sent
             }
             RequestWriter writer = exchange.request();
@@ -86,6 +91,7 @@ final class BackendForwarder {
                     throw new ProtocolException("backend switched protocols unasked");
                 }
                 metrics.backend(backend).answered(code, System.nanoTime() - sending);
+                state.answered();
                 ResponseBody answer = exchange.body(head, method == Method.HEAD || ResponseBody.bodiless(code));
                 // an IOException from here on means nothing of the answer reached the client
                 reusable = ResponseRelay.relay(response, head, answer, method == Method.HEAD, clientWatchdog::watch);
@@ -100,6 +106,7 @@ final class BackendForwarder {
                             throw new ClientLeftException("client went away while sending its body", gone);
                     case BackendBrokeException broke -> {
                         metrics.backend(backend).failed(BackendError.BROKEN);
+                        state.failed(BackendError.BROKEN.label(), broke.getCause());
                         throw broke;
                     }
                     case ClientLeftException left -> throw left;
@@ -111,13 +118,17 @@ final class BackendForwarder {
                     throw new ClientLeftException("client went away while sending its body", upload.failure);
                 }
                 // A kept connection that died idle fails on its first write: nothing was sent, so
-                // another connection to the same owner is safe. Never another owner.
-                if (!writer.started() && !exchange.fresh() && attempt < STALE_CONNECTION_ATTEMPTS) {
+                // another connection to the same owner is safe while the body is all still here.
+                // Never another owner.
+                if (!writer.started() && !exchange.fresh() && attempt < STALE_CONNECTION_ATTEMPTS
+                        && (body == null || body.replayable())) {
                     LOGGER.log(System.Logger.Level.DEBUG, "stale kept connection to {0}; resending", backend.id());
                     continue;
                 }
                 LOGGER.log(System.Logger.Level.DEBUG, "exchange with " + backend.id() + " failed", e);
-                return failed(backend, classify(writer.started(), exchange));
+                ProxyFailure failure = classify(writer.started(), exchange);
+                state.failed(failure.label(), e);
+                return failed(backend, failure);
             }
             boolean uploaded = upload == null || upload.succeeded();
             if (reusable && uploaded) {

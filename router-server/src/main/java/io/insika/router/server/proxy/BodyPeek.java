@@ -30,6 +30,7 @@ final class BodyPeek implements BodyPrefix {
     private final PeekBudget budget;
     private int charged; // bytes of the budget this peek holds
     private boolean overBudget;
+    private boolean restTaken; // bytes past the peek were read from the client: they cannot be sent twice
 
     /**
      * @param client         the request body as Helidon streams it
@@ -77,6 +78,15 @@ final class BodyPeek implements BodyPrefix {
     /** The body's Content-Length, or -1 when it is chunked. */
     long declaredLength() {
         return declaredLength;
+    }
+
+    /**
+     * Whether all the client sent so far is still held here, so the body can be sent again
+     * whole (to a fresh connection after a dead one): true until {@link #forwardRest} first
+     * reads from the client.
+     */
+    boolean replayable() {
+        return !restTaken;
     }
 
     /** How many body bytes have been taken from the client so far. */
@@ -144,6 +154,7 @@ final class BodyPeek implements BodyPrefix {
             return;
         }
         byte[] copyBuffer = new byte[copyBufferSize(declaredLength < 0 ? -1 : declaredLength - filled)];
+        restTaken = true;
         while (true) {
             int n;
             try {

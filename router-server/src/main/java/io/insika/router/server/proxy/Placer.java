@@ -1,13 +1,18 @@
 package io.insika.router.server.proxy;
 
 import java.lang.System.Logger.Level;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 import io.helidon.http.HttpPrologue;
 import io.helidon.http.ServerRequestHeaders;
+import io.insika.router.api.Backend;
 import io.insika.router.api.BodyPrefix;
 import io.insika.router.api.KeyExtractor;
+import io.insika.router.server.backends.BackendState;
+import io.insika.router.server.backends.BackendStates;
+import io.insika.router.server.backends.Refusal;
 import io.insika.router.server.metrics.Placement;
 import io.insika.router.server.metrics.RouterMetrics;
 import io.insika.router.server.routing.BackendPool;
@@ -19,26 +24,49 @@ import io.insika.router.server.routing.RoutingSnapshot;
 /**
  * Where a request goes: its key's owner, or the next backend in round-robin when it has none,
  * and why. The proxy and the WebSocket tunnel place alike because both ask this.
+ *
+ * <p>Placing also admits: the request takes a slot of its backend (a request slot, or a tunnel
+ * slot for an upgrade), held until it ends. A session whose owner is down or full is refused,
+ * never sent elsewhere: its state lives there. A request without a key goes to the next backend
+ * in rotation that is up and has a free slot.
  */
 final class Placer {
 
     private static final System.Logger LOGGER = System.getLogger(Placer.class.getName());
 
+    /** Which kind of slot a request takes on its backend. */
+    enum Slot {
+        REQUEST(Refusal.REQUESTS_FULL),
+        TUNNEL(Refusal.TUNNELS_FULL);
+
+        private final Refusal full;
+
+        Slot(Refusal full) {
+            this.full = full;
+        }
+
+        boolean take(BackendState state) {
+            return this == REQUEST ? state.tryRequest() : state.tryTunnel();
+        }
+    }
+
     private final RouteTable routes;
     private final BackendPool pool;
+    private final BackendStates states;
     private final RouterMetrics metrics;
     private final int bodyMaxBytes;
 
-    Placer(RouteTable routes, BackendPool pool, RouterMetrics metrics, int bodyMaxBytes) {
+    Placer(RouteTable routes, BackendPool pool, BackendStates states, RouterMetrics metrics, int bodyMaxBytes) {
         this.routes = routes;
         this.pool = pool;
+        this.states = states;
         this.metrics = metrics;
         this.bodyMaxBytes = bodyMaxBytes;
     }
 
-    /** {@link #locate}, counted in the metrics. */
+    /** {@link #locate} for a request slot, counted in the metrics. */
     Placed place(HttpPrologue prologue, ServerRequestHeaders headers, BodyPeek body) {
-        Placed placed = locate(prologue, headers, body);
+        Placed placed = locate(prologue, headers, body, Slot.REQUEST);
         count(placed);
         return placed;
     }
@@ -49,16 +77,17 @@ final class Placer {
     }
 
     /**
-     * Places a request on the current snapshot, read once.
+     * Places a request on the current snapshot, read once, and takes its slot there.
      *
      * @param body the body, or {@code null} when there is none (or none may be read)
+     * @param slot the kind of slot it takes; whoever gets a {@link Placed#slot()} gives it back
      */
-    Placed locate(HttpPrologue prologue, ServerRequestHeaders headers, BodyPeek body) {
+    Placed locate(HttpPrologue prologue, ServerRequestHeaders headers, BodyPeek body, Slot slot) {
         RoutingSnapshot snapshot = pool.snapshot();
         String path = RequestTarget.path(prologue);
         Optional<RouteMatch> match = routes.match(prologue.method().text(), path);
         if (match.isEmpty()) {
-            return new Placed(snapshot.next().orElse(null), null, Placement.NO_ROUTE, null);
+            return rotate(snapshot, null, Placement.NO_ROUTE, slot);
         }
         Route route = match.get().route();
         Optional<String> key = findKey(prologue, path, headers, match.get(), body);
@@ -66,13 +95,80 @@ final class Placer {
             if (LOGGER.isLoggable(Level.DEBUG)) {
                 LOGGER.log(Level.DEBUG, "key {0} on {1}", SessionKeyDigest.of(key.get()), route);
             }
-            return new Placed(snapshot.owner(key.get()).orElse(null), route, Placement.KEY, key.get());
+            return admitOwner(snapshot.owner(key.get()).orElse(null), route, key.get(), slot);
         }
         Placement miss = missReason(body);
         if (LOGGER.isLoggable(Level.DEBUG)) {
             LOGGER.log(Level.DEBUG, "no key on {0}: {1}; round-robin", route, describe(miss));
         }
-        return new Placed(snapshot.next().orElse(null), route, miss, null);
+        return rotate(snapshot, route, miss, slot);
+    }
+
+    /**
+     * Another backend for a request without a key whose backend could not be reached (now marked
+     * down, so the rotation passes it over): what nothing was sent to may go anywhere.
+     *
+     * @param failed the placement that failed; its slot is the caller's to give back
+     * @return the next placement, holding a request slot, or refused
+     */
+    Placed redispatch(Placed failed) {
+        return rotate(pool.snapshot(), failed.route(), failed.how(), Slot.REQUEST);
+    }
+
+    /** How many backends a request could be sent to now. */
+    int backendCount() {
+        return pool.snapshot().backends().size();
+    }
+
+    // The owner or nobody: a session moved off its owner would lose its state there.
+    private Placed admitOwner(Backend owner, Route route, String key, Slot slot) {
+        if (owner == null) {
+            return new Placed(null, route, Placement.KEY, key, null, null);
+        }
+        BackendState state = states.of(owner);
+        if (state.isDown()) {
+            state.refused(Refusal.DOWN);
+            return new Placed(owner, route, Placement.KEY, key, null, ProxyFailure.BACKEND_DOWN);
+        }
+        if (!slot.take(state)) {
+            state.refused(slot.full);
+            return new Placed(owner, route, Placement.KEY, key, null, ProxyFailure.BACKEND_FULL);
+        }
+        return new Placed(owner, route, Placement.KEY, key, state, null);
+    }
+
+    // The next backend in rotation that is up and has a free slot. Each backend passed over
+    // consumes its turn, so the others share its requests evenly. Requests racing this one take
+    // turns too: a last pass in id order makes sure "all down" or "all full" is really so.
+    private Placed rotate(RoutingSnapshot snapshot, Route route, Placement how, Slot slot) {
+        List<Backend> backends = snapshot.backends();
+        boolean anyUp = false;
+        for (int turn = 0; turn < backends.size(); turn++) {
+            Backend next = snapshot.next().orElseThrow();
+            BackendState state = states.of(next);
+            if (state.isDown()) {
+                state.refused(Refusal.DOWN);
+                continue;
+            }
+            anyUp = true;
+            if (slot.take(state)) {
+                return new Placed(next, route, how, null, state, null);
+            }
+            state.refused(slot.full);
+        }
+        for (Backend backend : backends) {
+            BackendState state = states.of(backend);
+            if (!state.isDown()) {
+                anyUp = true;
+                if (slot.take(state)) {
+                    return new Placed(backend, route, how, null, state, null);
+                }
+            }
+        }
+        if (backends.isEmpty()) {
+            return new Placed(null, route, how, null, null, null);
+        }
+        return new Placed(null, route, how, null, null, anyUp ? ProxyFailure.BACKEND_FULL : ProxyFailure.BACKEND_DOWN);
     }
 
     private Optional<String> findKey(HttpPrologue prologue, String path, ServerRequestHeaders headers,

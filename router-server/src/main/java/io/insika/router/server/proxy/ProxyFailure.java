@@ -9,6 +9,7 @@ import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.http.ServerResponse;
 import io.insika.router.server.metrics.BackendError;
 
+import static io.insika.router.server.proxy.ProxyFailure.Bodies.BACKEND_FULL_BODY;
 import static io.insika.router.server.proxy.ProxyFailure.Bodies.OVERLOADED_BODY;
 import static io.insika.router.server.proxy.ProxyFailure.Bodies.UNAVAILABLE_BODY;
 
@@ -18,44 +19,57 @@ import static io.insika.router.server.proxy.ProxyFailure.Bodies.UNAVAILABLE_BODY
  *
  * <p>Only {@link #UNAVAILABLE} says "retryable": it is sent when no byte of the request reached
  * any backend (the owner refused the connection, timed out connecting, or there is no backend),
- * so the client may safely send the request again; {@link #OVERLOADED} likewise. Once a backend may have seen the request the
+ * so the client may safely send the request again; {@link #OVERLOADED}, {@link #BACKEND_DOWN} and
+ * {@link #BACKEND_FULL} likewise. Once a backend may have seen the request the
  * router cannot know whether it ran, and says so with a non-retryable 502 or 504.
  * {@link #BAD_REQUEST} refuses what the client sent before any backend saw it.
  */
 enum ProxyFailure {
 
     /** The owner could not be reached: retry later. */
-    UNAVAILABLE(Status.SERVICE_UNAVAILABLE_503, BackendError.UNREACHABLE, UNAVAILABLE_BODY),
+    UNAVAILABLE(Status.SERVICE_UNAVAILABLE_503, BackendError.UNREACHABLE, null, UNAVAILABLE_BODY),
     /**
      * The router is full (max-requests in flight, or no key-peek budget left): retry later. No
      * backend saw any of the request.
      */
-    OVERLOADED(Status.SERVICE_UNAVAILABLE_503, null, OVERLOADED_BODY),
+    OVERLOADED(Status.SERVICE_UNAVAILABLE_503, null, "overloaded", OVERLOADED_BODY),
+    /**
+     * The owner is marked down (a connect failed lately, or its health check fails), or every
+     * backend is: the same answer as {@link #UNAVAILABLE}, given without trying.
+     */
+    BACKEND_DOWN(Status.SERVICE_UNAVAILABLE_503, null, "backend-down", UNAVAILABLE_BODY),
+    /**
+     * The owner has all its slots in use ({@code max-requests} or {@code max-tunnels}), or every
+     * backend has: retry later. Never another backend for a session.
+     */
+    BACKEND_FULL(Status.SERVICE_UNAVAILABLE_503, null, "backend-full", BACKEND_FULL_BODY),
     /** There are no backends: the same answer as {@link #UNAVAILABLE}, counted apart. */
-    NO_BACKEND(Status.SERVICE_UNAVAILABLE_503, BackendError.NO_BACKEND, UNAVAILABLE_BODY),
+    NO_BACKEND(Status.SERVICE_UNAVAILABLE_503, BackendError.NO_BACKEND, null, UNAVAILABLE_BODY),
     /** The owner took the request and then failed before answering, or answered what is not HTTP. */
-    BACKEND_FAILED(Status.BAD_GATEWAY_502, BackendError.FAILED,
+    BACKEND_FAILED(Status.BAD_GATEWAY_502, BackendError.FAILED, null,
             "{\"error\":{\"class\":\"Insika::Router::BackendFailed\",\"message\":\"backend failed before responding\","
                     + "\"retryable\":false}}"),
     /** The owner took the request and stayed silent past backend-timeout. */
-    BACKEND_TIMEOUT(Status.GATEWAY_TIMEOUT_504, BackendError.TIMEOUT,
+    BACKEND_TIMEOUT(Status.GATEWAY_TIMEOUT_504, BackendError.TIMEOUT, null,
             "{\"error\":{\"class\":\"Insika::Router::BackendTimeout\",\"message\":\"backend did not respond in time\","
                     + "\"retryable\":false}}"),
     /**
      * The client's request cannot be forwarded as it is (a header octet the router cannot relay
      * unchanged, a body whose framing is invalid): no backend saw any of it.
      */
-    BAD_REQUEST(Status.BAD_REQUEST_400, null,
+    BAD_REQUEST(Status.BAD_REQUEST_400, null, "bad-request",
             "{\"error\":{\"class\":\"Insika::Router::BadRequest\",\"message\":\"the request cannot be forwarded as sent\","
                     + "\"retryable\":false}}");
 
     private final Status status;
     private final BackendError error;
+    private final String label;
     private final byte[] body;
 
-    ProxyFailure(Status status, BackendError error, String body) {
+    ProxyFailure(Status status, BackendError error, String label, String body) {
         this.status = status;
         this.error = error;
+        this.label = error != null ? error.label() : label;
         this.body = body.getBytes(StandardCharsets.UTF_8);
     }
 
@@ -70,10 +84,7 @@ enum ProxyFailure {
 
     /** The access log's {@code error} value. */
     String label() {
-        if (error != null) {
-            return error.label();
-        }
-        return this == OVERLOADED ? "overloaded" : "bad-request";
+        return label;
     }
 
     /**
@@ -120,6 +131,8 @@ enum ProxyFailure {
                 + "\"message\":\"no backend reachable\",\"retryable\":true,\"retry_after\":1}}";
         static final String OVERLOADED_BODY = "{\"error\":{\"class\":\"Insika::Router::Overloaded\","
                 + "\"message\":\"the router is at capacity\",\"retryable\":true,\"retry_after\":1}}";
+        static final String BACKEND_FULL_BODY = "{\"error\":{\"class\":\"Insika::Router::BackendFull\","
+                + "\"message\":\"the backend is at capacity\",\"retryable\":true,\"retry_after\":1}}";
 
         private Bodies() {
         }

@@ -12,6 +12,7 @@ import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.insika.router.api.Backend;
+import io.insika.router.server.backends.BackendStates;
 import io.insika.router.server.metrics.BackendError;
 import io.insika.router.server.metrics.Placement;
 import io.insika.router.server.metrics.RouterMetrics;
@@ -36,12 +37,21 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     private final ClientStallWatchdog clientWatchdog;
     private final Semaphore requestSlots;
     private final LongAdder overloadRefusals = new LongAdder();
+    private final LongAdder redispatches = new LongAdder();
     private final PeekBudget peekBudget;
 
-    public ProxyHandler(RouteTable routes, BackendPool pool, ProxySettings settings, RouterMetrics metrics) {
+    /**
+     * @param routes   the keyed routes
+     * @param pool     the backends, updated by discovery
+     * @param states   each backend's slots and health, shared with the admin endpoints
+     * @param settings the proxy's configuration
+     * @param metrics  where it counts
+     */
+    public ProxyHandler(RouteTable routes, BackendPool pool, BackendStates states, ProxySettings settings,
+                        RouterMetrics metrics) {
         this.settings = settings;
         this.metrics = metrics;
-        this.placer = new Placer(routes, pool, metrics, settings.bodyMaxBytes());
+        this.placer = new Placer(routes, pool, states, metrics, settings.bodyMaxBytes());
         this.accessLog = AccessLog.to(settings.accessLog().orElse(null));
         this.clientWatchdog = new ClientStallWatchdog(settings.clientBodyTimeout(), settings.clientSendTimeout());
         metrics.counter("client_body_timeouts", "Requests cut because their client paused too long mid-body",
@@ -58,6 +68,8 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         this.peekBudget = new PeekBudget(settings.peekBudget());
         metrics.counter("overload_refusals", "Requests answered with the retry envelope because the router was full:"
                 + " max-requests in flight, or no peek budget left", overloadRefusals::sum);
+        metrics.counter("redispatches", "Requests without a key sent to another backend after theirs could not be"
+                + " reached (nothing had been sent to it)", redispatches::sum);
         metrics.gauge("peek_budget_bytes_in_use", "Bytes of key-peek buffer held beyond each request's free 8 KiB",
                 peekBudget::inUse);
         if (accessLog != null) {
@@ -87,9 +99,18 @@ public final class ProxyHandler implements Handler, AutoCloseable {
                 failure = Optional.of(ProxyFailure.BAD_REQUEST);
             } else {
                 placed = placer.place(request.prologue(), request.headers(), body);
-                failure = clientBodyFailure(body, placed);
+                failure = placed.refusal() != null ? Optional.of(placed.refusal()) : clientBodyFailure(body, placed);
                 if (failure.isEmpty()) {
                     failure = forward(request, response, placed, body);
+                }
+                // Unreachable and nothing sent: a request without a key may try the next backend.
+                // A session never does: its state is on its owner.
+                for (int hop = 1; hop < placer.backendCount() && redispatchable(failure, placed, body); hop++) {
+                    Placed next = placer.redispatch(placed);
+                    placed.slot().endRequest();
+                    placed = next;
+                    redispatches.increment();
+                    failure = next.refusal() != null ? Optional.of(next.refusal()) : forward(request, response, next, body);
                 }
             }
             if (failure.isPresent()) {
@@ -119,11 +140,19 @@ public final class ProxyHandler implements Handler, AutoCloseable {
             if (slot) {
                 requestSlots.release();
             }
+            if (placed != null && placed.slot() != null) {
+                placed.slot().endRequest();
+            }
             metrics.requestEnded();
             if (accessLog != null) {
                 accessLog.log(client, request, response, placed, error, started);
             }
         }
+    }
+
+    private static boolean redispatchable(Optional<ProxyFailure> failure, Placed placed, BodyPeek body) {
+        return failure.isPresent() && failure.get() == ProxyFailure.UNAVAILABLE && placed.how() != Placement.KEY
+                && placed.slot() != null && (body == null || body.replayable());
     }
 
     // A body the key peek could not read: a client that left gets no answer, a body whose
@@ -158,7 +187,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
             return Optional.of(ProxyFailure.NO_BACKEND);
         }
         Backend owner = placed.backend();
-        Optional<ProxyFailure> failure = forwarder.forward(request, response, owner, body);
+        Optional<ProxyFailure> failure = forwarder.forward(request, response, owner, placed.slot(), body);
         failure.ifPresent(it -> LOGGER.log(Level.WARNING, "backend {0}: {1} for {2} {3}", owner.id(), it,
                 request.prologue().method().text(), request.prologue().uriPath().rawPath()));
         return failure;

@@ -5,6 +5,9 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
+import io.insika.router.server.backends.BackendCapacity;
+import io.insika.router.server.backends.HealthSettings;
+
 /**
  * What the proxy needs to know of the configuration.
  *
@@ -22,10 +25,13 @@ import java.util.Optional;
  * @param peekBudget        bytes all key peeks in flight may hold together beyond the first 8 KiB
  *                          of each; a peek that cannot grow waits a second, then its request gets
  *                          the retry envelope
+ * @param capacity          each backend's request and tunnel slots
+ * @param health            when a backend counts as down, and its active checks if any
  */
 public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration clientBodyTimeout,
                             Duration clientSendTimeout, Optional<OutputStream> accessLog,
-                            TrustedProxies trustedProxies, int maxRequests, int peekBudget) {
+                            TrustedProxies trustedProxies, int maxRequests, int peekBudget,
+                            BackendCapacity capacity, HealthSettings health) {
 
     /** As nginx's {@code client_body_timeout}. */
     public static final Duration DEFAULT_CLIENT_BODY_TIMEOUT = Duration.ofSeconds(60);
@@ -41,7 +47,8 @@ public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration 
     /** With the default client timeouts and limits, no access log and no trusted proxy. */
     public ProxySettings(int bodyMaxBytes, Duration backendTimeout) {
         this(bodyMaxBytes, backendTimeout, DEFAULT_CLIENT_BODY_TIMEOUT, DEFAULT_CLIENT_SEND_TIMEOUT, Optional.empty(),
-                TrustedProxies.NONE, DEFAULT_MAX_REQUESTS, DEFAULT_PEEK_BUDGET);
+                TrustedProxies.NONE, DEFAULT_MAX_REQUESTS, DEFAULT_PEEK_BUDGET, BackendCapacity.UNLIMITED,
+                HealthSettings.DEFAULTS);
     }
 
     public ProxySettings {
@@ -59,36 +66,50 @@ public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration 
         if (peekBudget < 0) {
             throw new IllegalArgumentException("peek-budget: [" + peekBudget + "] (expected: >= 0)");
         }
+        Objects.requireNonNull(capacity, "capacity");
+        Objects.requireNonNull(health, "health");
     }
 
     /** These settings, with an access log written to this stream. */
     public ProxySettings withAccessLog(OutputStream out) {
         return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, Optional.of(out),
-                trustedProxies, maxRequests, peekBudget);
+                trustedProxies, maxRequests, peekBudget, capacity, health);
     }
 
     /** These settings, with this client body timeout. */
     public ProxySettings withClientBodyTimeout(Duration timeout) {
         return new ProxySettings(bodyMaxBytes, backendTimeout, timeout, clientSendTimeout, accessLog, trustedProxies,
-                maxRequests, peekBudget);
+                maxRequests, peekBudget, capacity, health);
     }
 
     /** These settings, with this client send timeout. */
     public ProxySettings withClientSendTimeout(Duration timeout) {
         return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, timeout, accessLog, trustedProxies,
-                maxRequests, peekBudget);
+                maxRequests, peekBudget, capacity, health);
     }
 
     /** These settings, believing the forwarding headers of these peers. */
     public ProxySettings withTrustedProxies(TrustedProxies trusted) {
         return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog, trusted,
-                maxRequests, peekBudget);
+                maxRequests, peekBudget, capacity, health);
     }
 
     /** These settings, with these overload limits. */
     public ProxySettings withLimits(int requests, int budget) {
         return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog,
-                trustedProxies, requests, budget);
+                trustedProxies, requests, budget, capacity, health);
+    }
+
+    /** These settings, with these backend slots. */
+    public ProxySettings withCapacity(BackendCapacity slots) {
+        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog,
+                trustedProxies, maxRequests, peekBudget, slots, health);
+    }
+
+    /** These settings, with this health checking. */
+    public ProxySettings withHealth(HealthSettings checks) {
+        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog,
+                trustedProxies, maxRequests, peekBudget, capacity, checks);
     }
 
     private static void positive(String name, Duration value) {

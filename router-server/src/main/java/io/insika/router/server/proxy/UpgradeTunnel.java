@@ -17,6 +17,7 @@ import io.helidon.webserver.ConnectionContext;
 import io.helidon.webserver.http1.spi.Http1Upgrader;
 import io.helidon.webserver.spi.ServerConnection;
 import io.insika.router.api.Backend;
+import io.insika.router.server.backends.BackendState;
 import io.insika.router.server.metrics.BackendError;
 import io.insika.router.server.metrics.BackendMeters;
 import io.insika.router.server.upstream.Exchange;
@@ -30,7 +31,9 @@ import io.insika.router.server.upstream.ResponseHead;
  * phase, with the same key (its {@code stickyId} query parameter, say) and so the same owner.
  *
  * <p>The router never speaks WebSocket itself; frames pass untouched. Placement follows the
- * same routes as every other request (no body is read: an upgrade request has none). An owner
+ * same routes as every other request (no body is read: an upgrade request has none), and takes
+ * a tunnel slot of its backend for as long as it stays open. An owner that is down or has no
+ * tunnel slot left is answered with the retry envelope, and the connection closes. An owner
  * that cannot be reached gets the proxy's usual answer: the upgrader declines, Helidon routes
  * the request normally and the proxy answers 503 with the retry envelope. An owner that
  * refuses the upgrade has its answer relayed, and the connection closes.
@@ -62,17 +65,29 @@ final class UpgradeTunnel implements Http1Upgrader {
             return null; // the proxy refuses it with 400
         }
         // counted only once the tunnel takes it: a declined upgrade is placed again by the proxy
-        Placed placed = parts.placer().locate(prologue, requestHeaders, null);
+        Placed placed = parts.placer().locate(prologue, requestHeaders, null, Placer.Slot.TUNNEL);
+        if (placed.refusal() != null) {
+            parts.placer().count(placed);
+            byte[] answer = placed.refusal().closingAnswer();
+            writeNow(ctx, answer);
+            log(client, prologue, requestHeaders, placed.refusal().status().code(), answer.length, placed,
+                    placed.refusal().label(), started);
+            return new TunnelConnection.Closed();
+        }
         Optional<Backend> owner = placed.owner();
         if (owner.isEmpty()) {
             return null; // no backends: the proxy answers with the envelope
         }
+        BackendState state = placed.slot();
         Exchange backend;
         try {
             backend = parts.client().exchange(owner.get());
         } catch (IOException | RuntimeException e) {
             LOGGER.log(System.Logger.Level.DEBUG, "cannot connect to " + owner.get().id() + " for an upgrade", e);
-            return null; // nothing sent: the proxy tries the owner once more and answers 503 if it is still down
+            parts.metrics().backend(owner.get()).failed(BackendError.UNREACHABLE);
+            state.connectFailed(e);
+            state.endTunnel();
+            return null; // nothing sent: the proxy places it again, and finds the owner down
         }
         parts.placer().count(placed);
         BackendMeters meters = parts.metrics().backend(owner.get());
@@ -88,11 +103,14 @@ final class UpgradeTunnel implements Http1Upgrader {
             writer.finish();
             ResponseHead head = backend.readHead();
             meters.answered(head.status(), System.nanoTime() - sending);
+            state.answered();
             if (head.status() == 101) {
                 writeSwitch(ctx, head);
                 backend.becomeTunnel();
-                return new TunnelConnection(ctx, backend, parts.metrics(),
-                        bytes -> log(client, prologue, requestHeaders, 101, bytes, placed, null, started));
+                return new TunnelConnection(ctx, backend, parts.metrics(), bytes -> {
+                    state.endTunnel();
+                    log(client, prologue, requestHeaders, 101, bytes, placed, null, started);
+                });
             }
             ResponseBody body = backend.body(head, ResponseBody.bodiless(head.status()));
             refusalStatus = head.status();
@@ -105,16 +123,19 @@ final class UpgradeTunnel implements Http1Upgrader {
             if (!refusalStarted) {
                 ProxyFailure failure = backend.timedOut() ? ProxyFailure.BACKEND_TIMEOUT : ProxyFailure.BACKEND_FAILED;
                 meters.failed(failure.error());
+                state.failed(failure.label(), e);
                 byte[] answer = failure.closingAnswer();
                 writeNow(ctx, answer);
                 log(client, prologue, requestHeaders, failure.status().code(), answer.length, placed, failure.label(),
                         started);
             } else {
                 meters.failed(BackendError.BROKEN);
+                state.failed(BackendError.BROKEN.label(), e);
                 log(client, prologue, requestHeaders, refusalStatus, 0, placed, BackendError.BROKEN.label(), started);
             }
         }
         backend.discard();
+        state.endTunnel();
         return new TunnelConnection.Closed(); // the answer is out; Helidon closes the connection
     }
 

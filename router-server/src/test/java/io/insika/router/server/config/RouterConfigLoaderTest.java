@@ -11,6 +11,8 @@ import java.util.Set;
 
 import io.insika.router.api.Backend;
 import io.insika.router.api.PluginOptions;
+import io.insika.router.server.backends.BackendLimits;
+import io.insika.router.server.backends.HealthSettings;
 import io.insika.router.server.routing.DefaultRoutes;
 import io.insika.router.server.routing.RouteSpec;
 import org.junit.jupiter.api.BeforeEach;
@@ -197,11 +199,50 @@ class RouterConfigLoaderTest {
     }
 
     @Test
+    void aStaticEntryMaySetItsOwnSlotsAndTheRestKeepTheDefaults() {
+        RouterConfig config = files.load("""
+                backends:
+                  max-requests: 16
+                  static:
+                    - http://10.0.0.1:9292
+                    - { url: "http://10.0.0.2:9292", max-tunnels: 4 }
+                    - { url: "http://10.0.0.3:9292", max-requests: 0, max-tunnels: 1 }
+                """);
+
+        assertThat(config.capacity().of("10.0.0.1:9292"), is(new BackendLimits(16, 0)));
+        assertThat(config.capacity().of("10.0.0.2:9292"), is(new BackendLimits(16, 4)));
+        assertThat(config.capacity().of("10.0.0.3:9292"), is(new BackendLimits(0, 1)));
+        assertThat("a backend discovered later gets the defaults", config.capacity().of("10.0.0.9:9292"),
+                is(new BackendLimits(16, 0)));
+    }
+
+    @Test
+    void theEnvironmentSetsTheDefaultSlotsAndHealthChecks() {
+        RouterConfig config = files.load("health: { path: /ready }", Map.of(
+                "INSIKA_ROUTER_BACKENDS_DNS", "pods.test", "INSIKA_ROUTER_BACKEND_PORT", "80",
+                "INSIKA_ROUTER_BACKEND_MAX_REQUESTS", "32", "INSIKA_ROUTER_BACKEND_MAX_TUNNELS", "8",
+                "INSIKA_ROUTER_HEALTH_PATH", "/healthz", "INSIKA_ROUTER_HEALTH_INTERVAL", "1",
+                "INSIKA_ROUTER_HEALTH_DOWN_TIME", "500ms"));
+
+        assertThat(config.capacity().of("10.1.2.3:80"), is(new BackendLimits(32, 8)));
+        assertThat(config.health(), is(new HealthSettings(Duration.ofMillis(500), Optional.of("/healthz"),
+                Duration.ofSeconds(1), Duration.ofSeconds(1))));
+        assertThat(config.origins().of("health.path"), is(ValueSource.ENVIRONMENT));
+    }
+
+    @Test
+    void withoutAHealthPathThereAreNoActiveChecks() {
+        assertThat(files.loadDefault(Map.of()).health(), is(HealthSettings.DEFAULTS));
+        assertThat(files.load("health: { path: \"\" }").health().path(), is(Optional.empty()));
+    }
+
+    @Test
     void originsListTheDnsKeysOnlyInDnsMode() {
         assertThat(files.load("server: { port: 1 }").origins().sources().keySet(),
                 contains("server.host", "server.port", "server.admin-port", "server.shutdown-grace",
                         "server.stop-delay", "server.max-connections", "strategy.name",
-                        "strategy.options", "backends.static", "proxy.body-max-bytes", "proxy.backend-timeout",
+                        "strategy.options", "backends.max-requests", "backends.max-tunnels", "backends.static",
+                        "health.down-time", "health.path", "health.interval", "health.timeout", "proxy.body-max-bytes", "proxy.backend-timeout",
                         "proxy.client-body-timeout", "proxy.client-send-timeout", "proxy.trusted-proxies", "proxy.max-requests",
                         "proxy.peek-budget", "proxy.access-log",
                         "routes"));

@@ -6,6 +6,8 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.insika.router.api.PluginOptions;
+import io.insika.router.server.backends.BackendCapacity;
+import io.insika.router.server.backends.HealthSettings;
 import io.insika.router.server.routing.DefaultRoutes;
 import io.insika.router.server.routing.RouteSpec;
 import io.insika.router.server.testing.FixturePlugins;
@@ -71,20 +73,21 @@ class ShippedConfigTest {
     private static Comparable withoutOrigins(RouterConfig config) {
         return new Comparable(config.host(), config.port(), config.adminPort(), config.shutdownGrace(),
                 config.stopDelay(), config.maxConnections(), config.strategy(), config.strategyOptions(), config.backends(),
-                config.bodyMaxBytes(), config.backendTimeout(), config.clientBodyTimeout(), config.clientSendTimeout(),
+                config.capacity(), config.health(), config.bodyMaxBytes(), config.backendTimeout(), config.clientBodyTimeout(), config.clientSendTimeout(),
                 config.trustedProxies().entries(), config.maxRequests(), config.peekBudget(), config.accessLog(),
                 config.routes());
     }
 
     private record Comparable(String host, int port, int adminPort, java.time.Duration grace,
                               java.time.Duration stopDelay, int maxConnections, String strategy, PluginOptions options,
-                              BackendSource backends, int bodyMaxBytes, java.time.Duration backendTimeout,
+                              BackendSource backends, BackendCapacity capacity, HealthSettings health,
+                              int bodyMaxBytes, java.time.Duration backendTimeout,
                               java.time.Duration clientBodyTimeout, java.time.Duration clientSendTimeout,
                               java.util.List<String> trustedProxies, int maxRequests, int peekBudget,
                               boolean accessLog, java.util.List<?> routes) {
         Comparable withStrategyOptions(PluginOptions replaced) {
             return new Comparable(host, port, adminPort, grace, stopDelay, maxConnections, strategy, replaced, backends,
-                    bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, trustedProxies, maxRequests,
+                    capacity, health, bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, trustedProxies, maxRequests,
                     peekBudget, accessLog, routes);
         }
     }

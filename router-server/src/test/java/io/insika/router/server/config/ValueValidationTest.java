@@ -79,6 +79,30 @@ class ValueValidationTest {
     }
 
     @Test
+    void backendSlotsAreWholeNumbersFromZero() {
+        String expected = "(expected: a whole number from 0 (no limit) to 1000000)";
+        assertThat(files.problems("backends: { max-requests: -1, max-tunnels: lots }"), contains(
+                "backends.max-requests: [-1] " + expected, "backends.max-tunnels: [lots] " + expected));
+        assertThat(files.problems("backends: { static: [ { url: \"http://127.0.0.1:1\", max-requests: 1.5 } ] }"),
+                contains("backends.static[0].max-requests: [1.5] " + expected));
+        assertThat(files.problems("", Map.of("INSIKA_ROUTER_BACKEND_MAX_TUNNELS", "2000000")),
+                contains("INSIKA_ROUTER_BACKEND_MAX_TUNNELS: [2000000] " + expected));
+    }
+
+    @Test
+    void aHealthCheckPathStartsWithASlashAndItsTimeoutFitsItsInterval() {
+        assertThat(files.problems("health: { path: healthz }"), contains(
+                "health.path: [healthz] (expected: empty (no active checks) or a path starting with /, such as /healthz)"));
+        assertThat(files.problems("", Map.of("INSIKA_ROUTER_HEALTH_PATH", "/a b")), contains(
+                "INSIKA_ROUTER_HEALTH_PATH: [/a b] (expected: empty (no active checks) or a path starting with /,"
+                        + " such as /healthz)"));
+        assertThat(files.problems("health: { interval: 1s, timeout: 3s }"), contains(
+                "health.timeout: [3s] (expected: at most health.interval (1s): one check must end before the next)"));
+        assertThat(files.problems("health: { down-time: 0s }"), contains(
+                "health.down-time: [0s] (expected: a positive duration: " + DurationText.FORMS + ")"));
+    }
+
+    @Test
     void anAccessLogSwitchIsTrueOrFalse() {
         assertThat(files.problems("proxy: { access-log: yes-please }"),
                 contains("proxy.access-log: [yes-please] (expected: true or false)"));
@@ -185,7 +209,7 @@ class ValueValidationTest {
     void everyProblemIsReportedInOneRun() {
         assertThat(files.problems("server: { port: x, host: \"a b\" }\nproxy: { body-max-bytes: 0 }\nstrategey: ketama"),
                 hasItems(
-                        "strategey: unknown key (expected one of: backends, proxy, routes, server, strategy)",
+                        "strategey: unknown key (expected one of: backends, health, proxy, routes, server, strategy)",
                         "server.host: [a b] (expected: a host name or IP address, such as 0.0.0.0)",
                         "server.port: [x] " + PORT_RANGE,
                         "proxy.body-max-bytes: [0] (expected: a whole number of bytes from 1 to 2147483647)"));

@@ -41,6 +41,14 @@ final class TestBackend implements AutoCloseable {
     volatile String lastRawQuery = "";
     /** Released by the test once it has seen an SSE event; the backend waits for it before the next. */
     final Semaphore sseProceed = new Semaphore(0);
+    /** A request with the header {@code X-Hold} waits for one permit (at most 10 s) before it is answered. */
+    final Semaphore holdRelease = new Semaphore(0);
+    /** Requests waiting on {@link #holdRelease} now. */
+    final AtomicInteger holding = new AtomicInteger();
+    /** What {@code GET /healthz} answers: 200 unless a test says otherwise. */
+    volatile int healthStatus = 200;
+    /** How many health checks it was asked. */
+    final AtomicInteger healthChecks = new AtomicInteger();
     /** Counted down when a streaming answer found its client gone. */
     final CountDownLatch streamAbandoned = new CountDownLatch(1);
     private final WebServer server;
@@ -64,6 +72,7 @@ final class TestBackend implements AutoCloseable {
                         .get("/endless", this::endless)
                         .get("/broken", this::broken)
                         .get("/silent", this::silent)
+                        .get("/healthz", this::health)
                         .any("/status/{code}", this::status)
                         .get("/bytes/{count}", this::bytes)
                         .any(this::echo))
@@ -106,6 +115,9 @@ final class TestBackend implements AutoCloseable {
         lastRawPath = request.prologue().uriPath().rawPath();
         peerPorts.add(request.remotePeer().port());
         lastRawQuery = request.prologue().query().rawValue();
+        if (request.headers().contains(HeaderNames.create("X-Hold"))) {
+            hold();
+        }
         String digest;
         long length = 0;
         try (InputStream body = request.content().inputStream()) {
@@ -181,6 +193,22 @@ final class TestBackend implements AutoCloseable {
         out.write("partial answer".getBytes(StandardCharsets.UTF_8));
         out.flush();
         throw new CloseConnectionException("backend dies mid-response");
+    }
+
+    private void hold() {
+        holding.incrementAndGet();
+        try {
+            holdRelease.tryAcquire(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            holding.decrementAndGet();
+        }
+    }
+
+    private void health(ServerRequest request, ServerResponse response) {
+        healthChecks.incrementAndGet();
+        response.status(Status.create(healthStatus)).send(name + " health");
     }
 
     private void silent(ServerRequest request, ServerResponse response) throws InterruptedException {

@@ -7,6 +7,9 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,6 +23,8 @@ import java.util.concurrent.TimeUnit;
 import io.insika.router.api.Backend;
 import io.insika.router.api.PluginOptions;
 import io.insika.router.server.RouterServer;
+import io.insika.router.server.backends.BackendCapacity;
+import io.insika.router.server.backends.BackendLimits;
 import io.insika.router.server.plugin.PluginRegistry;
 import io.insika.router.server.routing.DefaultRoutes;
 import io.insika.router.server.routing.ExtractorSpec;
@@ -244,6 +249,39 @@ class WebSocketTunnelTest {
         io.insika.router.server.testing.Scrape scrape = io.insika.router.server.testing.Scrape.of(router.adminPort());
         assertThat(scrape.sum("insika_router_requests_total"), is(1.0));
         assertThat(scrape.sum("insika_router_backend_errors_total", "error", "unreachable"), is(1.0));
+    }
+
+    @Test
+    void pastItsMaxTunnelsAnOwnerRefusesANewTunnelWithTheEnvelopeUntilOneCloses() throws Exception {
+        start(2, ProxySettings.DEFAULTS.withCapacity(BackendCapacity.everywhere(new BackendLimits(0, 1))));
+        try (Socket first = upgrade("tunnelled")) {
+            assertThat(RawHttp.readHead(first.getInputStream()), startsWith("HTTP/1.1 101"));
+            first.getInputStream().readNBytes(8);
+
+            try (Socket second = upgrade("tunnelled")) {
+                String answer = new String(second.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+                assertThat(answer, startsWith("HTTP/1.1 503"));
+                assertThat(answer, containsString("Retry-After: 1"));
+                assertThat(answer, containsString("Insika::Router::BackendFull"));
+            }
+            assertThat("the refused upgrade reached no backend",
+                    backends.stream().mapToInt(b -> b.requests.size()).sum(), is(1));
+            // plain requests take request slots, not tunnel slots
+            HttpResponse<String> plain = RouterFixture.CLIENT.send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + router.port() + "/studio/x")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(plain.statusCode(), is(not(503)));
+        }
+        io.insika.router.server.testing.Eventually.await(Duration.ofSeconds(10),
+                () -> io.insika.router.server.testing.Scrape.of(router.adminPort())
+                        .sum("insika_router_backend_in_flight", "kind", "tunnels") == 0.0,
+                () -> "the closed tunnel kept its slot");
+        try (Socket third = upgrade("tunnelled")) {
+            assertThat(RawHttp.readHead(third.getInputStream()), startsWith("HTTP/1.1 101"));
+        }
+        assertThat(io.insika.router.server.testing.Scrape.of(router.adminPort()).sum(
+                "insika_router_backend_refusals_total", "backend", ownerOf("tunnelled").id(), "reason", "tunnels-full"),
+                is(1.0));
     }
 
     @Test
