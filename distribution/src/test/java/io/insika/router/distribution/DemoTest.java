@@ -1,12 +1,18 @@
 package io.insika.router.distribution;
 
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class DemoTest {
@@ -36,6 +42,41 @@ class DemoTest {
             assertTrue(metrics.contains("insika_router_requests_total{placement=\"key\",route=\"POST /v1/responses\"} 33.0"),
                     metrics);
             assertEquals(0, demo.terminate().exitCode());
+        }
+    }
+
+    @Test
+    void aStoppedDemoBackendMovesNoSessionAndItsSessionResumesThereWhenItIsBack() {
+        UnpackedDistribution dist = UnpackedDistribution.unpack();
+        try (RouterProcess demo = RouterProcess.start(dist, Map.of(), "demo", "--port", "0").awaitListening()) {
+            waitForTryLines(demo);
+            Matcher stopLine = Pattern.compile("curl -s -X POST http://127\\.0\\.0\\.1:(\\d+)/demo/stop").matcher(demo.stdout());
+            Matcher sessionLine = Pattern.compile("and (\\S+), whose session lives on (demo-\\d)").matcher(demo.stdout());
+            assertTrue(stopLine.find() && sessionLine.find(), demo.stdout());
+            String user = sessionLine.group(1);
+            String stopped = sessionLine.group(2);
+            String session = "{\"user\":\"" + user + "\"}";
+            assertTrue(Http.postJson(demo.port(), "/v1/responses", session).body().contains(stopped));
+
+            Http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + stopLine.group(1) + "/demo/stop?for=3"))
+                    .POST(HttpRequest.BodyPublishers.noBody()).build());
+            RouterProcess.sleep(500);
+            for (int i = 0; i < 10; i++) {
+                HttpResponse<String> unkeyed = Http.get(demo.port(), "/studio/anything", Map.of());
+                assertEquals(200, unkeyed.statusCode(), unkeyed.body());
+                assertFalse(unkeyed.body().contains(stopped), unkeyed.body());
+            }
+            HttpResponse<String> waiting = Http.postJson(demo.port(), "/v1/responses", session);
+            assertEquals(503, waiting.statusCode(), waiting.body());
+            assertTrue(waiting.body().contains("\"retryable\":true"), waiting.body());
+
+            HttpResponse<String> resumed = waiting;
+            for (int i = 0; i < 100 && resumed.statusCode() != 200; i++) {
+                RouterProcess.sleep(100);
+                resumed = Http.postJson(demo.port(), "/v1/responses", session);
+            }
+            assertEquals(200, resumed.statusCode(), resumed.body());
+            assertTrue(resumed.body().contains(stopped), "the session came back to its own backend: " + resumed.body());
         }
     }
 

@@ -12,8 +12,10 @@ import io.insika.router.server.Router;
 import io.insika.router.server.config.EnvironmentOverrides;
 import io.insika.router.server.config.RouterConfig;
 import io.insika.router.server.config.RouterConfigLoader;
+import io.insika.router.server.config.StaticBackends;
 import io.insika.router.server.demo.DemoBackend;
 import io.insika.router.server.plugin.PluginRegistry;
+import io.insika.router.server.routing.BackendPool;
 
 /**
  * {@code insika-router demo}: three demo backends on loopback, the router with the default
@@ -47,7 +49,7 @@ final class DemoCommand {
             }
             RouterConfig config = config(plugins, environment, backends, port);
             try (Router router = Router.start(config, plugins)) {
-                printTryLines(backends, router);
+                printTryLines(backends, router, sessionOf(config, plugins, backends.get(1)));
                 stop.await();
             }
         } finally {
@@ -63,6 +65,9 @@ final class DemoCommand {
         demo.put(EnvironmentOverrides.BACKENDS,
                 backends.stream().map(b -> b.uri().toString()).collect(Collectors.joining(",")));
         demo.put(EnvironmentOverrides.HOST, "127.0.0.1");
+        // active checks every second, so a stopped demo backend is seen back within one
+        demo.put(EnvironmentOverrides.HEALTH_PATH, "/healthz");
+        demo.put(EnvironmentOverrides.HEALTH_INTERVAL, "1s");
         demo.put(EnvironmentOverrides.PORT, String.valueOf(port));
         Optional.ofNullable(environment.get(EnvironmentOverrides.STRATEGY))
                 .ifPresent(strategy -> demo.put(EnvironmentOverrides.STRATEGY, strategy));
@@ -85,7 +90,20 @@ final class DemoCommand {
         }
     }
 
-    private void printTryLines(List<DemoBackend> backends, Router router) {
+    // A user the router places on this backend: the same pool, so the same answer.
+    private static String sessionOf(RouterConfig config, PluginRegistry plugins, DemoBackend backend) {
+        BackendPool pool = Router.newPool(config, plugins);
+        pool.update(((StaticBackends) config.backends()).backends());
+        List<String> names = List.of("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi");
+        for (int i = 0; ; i++) {
+            String user = i < names.size() ? names.get(i) : "user-" + i;
+            if (pool.snapshot().owner(user).map(owner -> owner.uri().equals(backend.uri())).orElse(false)) {
+                return user;
+            }
+        }
+    }
+
+    private void printTryLines(List<DemoBackend> backends, Router router, String stoppedSession) {
         String base = "http://127.0.0.1:" + router.port();
         out.println();
         out.println("insika-router demo: " + backends.size() + " backends ("
@@ -100,6 +118,18 @@ final class DemoCommand {
         out.println();
         out.println("Requests without a session key go round-robin:");
         out.println("  curl -s " + base + "/studio/anything");
+        out.println();
+        DemoBackend stopped = backends.get(1);
+        out.println("A backend that goes down moves no session. Stop " + stopped.name() + " for "
+                + DemoBackend.STOPPED_FOR.toSeconds() + " s, as a crash and restart would:");
+        out.println("  curl -s -X POST " + stopped.uri() + "/demo/stop");
+        out.println("Meanwhile requests without a key keep succeeding on the others, and " + stoppedSession
+                + ", whose session lives on " + stopped.name() + ", gets the retry envelope (503, Retry-After: 1)");
+        out.println("until it is back, then resumes there:");
+        out.println("  curl -s -X POST " + base + "/v1/responses -H 'Content-Type: application/json'"
+                + " -d '{\"user\":\"" + stoppedSession + "\",\"input\":\"hello\"}'");
+        out.println("Each backend as the router sees it: curl -s http://127.0.0.1:" + router.adminPort()
+                + "/observe/backends");
         out.println();
         out.println("Health (admin port): curl -s http://127.0.0.1:" + router.adminPort() + "/observe/health");
         out.println("Metrics (admin port): curl -s http://127.0.0.1:" + router.adminPort() + "/observe/metrics"
