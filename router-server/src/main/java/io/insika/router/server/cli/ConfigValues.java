@@ -1,8 +1,10 @@
 package io.insika.router.server.cli;
 
-import java.time.Duration;
+import java.util.TreeMap;
+import java.util.function.ToIntFunction;
 import java.util.stream.Collectors;
 
+import io.insika.router.server.backends.BackendLimits;
 import io.insika.router.server.config.DnsBackends;
 import io.insika.router.server.config.DurationText;
 import io.insika.router.server.config.RouterConfig;
@@ -35,12 +37,30 @@ final class ConfigValues {
             case "proxy.peek-budget" -> String.valueOf(config.peekBudget());
             case "proxy.access-log" -> String.valueOf(config.accessLog());
             case "routes" -> config.routes().size() + " route(s)";
+            case "backends.max-requests" -> slots(config, BackendLimits::maxRequests);
+            case "backends.max-tunnels" -> slots(config, BackendLimits::maxTunnels);
+            case "health.down-time" -> DurationText.format(config.health().downTime());
+            case "health.path" -> config.health().path().orElse("(no active checks)");
+            case "health.interval" -> DurationText.format(config.health().interval());
+            case "health.timeout" -> DurationText.format(config.health().timeout());
             case "backends.static" -> config.backends() instanceof StaticBackends list
                     ? (list.backends().isEmpty() ? "none" : list.backends().stream().map(Object::toString)
                             .collect(Collectors.joining(", ")))
                     : "";
             default -> config.backends() instanceof DnsBackends dns ? dns(dns, key) : "";
         };
+    }
+
+    // the default, then each static backend that has its own: "16; 10.0.0.3:9292 0"
+    private static String slots(RouterConfig config, ToIntFunction<BackendLimits> which) {
+        StringBuilder text = new StringBuilder(limit(which.applyAsInt(config.capacity().defaults())));
+        new TreeMap<>(config.capacity().perBackend()).forEach((id, limits) ->
+                text.append("; ").append(id).append(' ').append(limit(which.applyAsInt(limits))));
+        return text.toString();
+    }
+
+    private static String limit(int slots) {
+        return slots == 0 ? "0 (no limit)" : String.valueOf(slots);
     }
 
     private static String dns(DnsBackends dns, String key) {
