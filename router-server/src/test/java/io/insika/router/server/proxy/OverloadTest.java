@@ -3,6 +3,7 @@ package io.insika.router.server.proxy;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -11,7 +12,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import io.insika.router.server.RouterServer;
+import io.insika.router.server.ServerSettings;
+import io.insika.router.server.routing.BackendPool;
 import io.insika.router.server.testing.Eventually;
+import io.insika.router.server.testing.RawHttp;
 import io.insika.router.server.testing.Scrape;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -21,6 +26,7 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * A full router answers honestly and at once: past {@code max-requests} in flight, and when key
@@ -61,6 +67,37 @@ class OverloadTest {
         HttpResponse<String> again = CLIENT.send(HttpRequest.newBuilder(router.uri("/studio/x")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(again.statusCode(), is(200));
+    }
+
+    @Test
+    void pastMaxConnectionsANewConnectionWaitsUnansweredUntilOneCloses() throws Exception {
+        BackendPool pool = RouterFixture.ketamaPool(List.of());
+        try (RouterServer server = RouterServer.start(new ServerSettings("127.0.0.1", 0, 0, Duration.ZERO,
+                Duration.ZERO, 2), RouterFixture.defaultRoutes(), pool, ProxySettings.DEFAULTS)) {
+            Socket first = connected(server.port());
+            try (Socket second = connected(server.port()); Socket third = new Socket("127.0.0.1", server.port())) {
+                third.getOutputStream().write(UP.getBytes(StandardCharsets.US_ASCII));
+                third.setSoTimeout(500);
+                assertThrows(SocketTimeoutException.class, () -> third.getInputStream().read(),
+                        "a third connection is not served while two are held");
+
+                first.close();
+                third.setSoTimeout(10_000);
+                assertThat(RawHttp.readHead(third.getInputStream()), startsWith("HTTP/1.1 200"));
+            }
+        }
+    }
+
+    private static final String UP = "GET /up HTTP/1.1\r\nHost: x\r\n\r\n";
+
+    // A kept-alive connection the server has taken: it answered one request on it.
+    private static Socket connected(int port) throws IOException {
+        Socket socket = new Socket("127.0.0.1", port);
+        socket.setSoTimeout(10_000);
+        socket.getOutputStream().write(UP.getBytes(StandardCharsets.US_ASCII));
+        assertThat(RawHttp.readHead(socket.getInputStream()), startsWith("HTTP/1.1 200"));
+        socket.getInputStream().readNBytes(2); // "OK"
+        return socket;
     }
 
     @Test
