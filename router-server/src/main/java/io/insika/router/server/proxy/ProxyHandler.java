@@ -102,15 +102,11 @@ public final class ProxyHandler implements Handler, AutoCloseable {
                 failure = placed.refusal() != null ? Optional.of(placed.refusal()) : clientBodyFailure(body, placed);
                 if (failure.isEmpty()) {
                     failure = forward(request, response, placed, body);
-                }
-                // Unreachable and nothing sent: a request without a key may try the next backend.
-                // A session never does: its state is on its owner.
-                for (int hop = 1; hop < placer.backendCount() && redispatchable(failure, placed, body); hop++) {
-                    Placed next = placer.redispatch(placed);
-                    placed.slot().endRequest();
-                    placed = next;
-                    redispatches.increment();
-                    failure = next.refusal() != null ? Optional.of(next.refusal()) : forward(request, response, next, body);
+                    if (redispatchable(failure, placed, body)) {
+                        Attempt last = redispatch(request, response, placed, body);
+                        placed = last.placed();
+                        failure = last.failure();
+                    }
                 }
             }
             if (failure.isPresent()) {
@@ -148,6 +144,24 @@ public final class ProxyHandler implements Handler, AutoCloseable {
                 accessLog.log(client, request, response, placed, error, started);
             }
         }
+    }
+
+    /** Where a request was sent last, and how that ended. */
+    private record Attempt(Placed placed, Optional<ProxyFailure> failure) {
+    }
+
+    // Unreachable and nothing sent: a request without a key may try the next backends, each
+    // once. A session never does: its state is on its owner. Gives back each failed slot.
+    private Attempt redispatch(ServerRequest request, ServerResponse response, Placed failed, BodyPeek body) {
+        Attempt last = new Attempt(failed, Optional.of(ProxyFailure.UNAVAILABLE));
+        for (int hop = 1; hop < placer.backendCount() && redispatchable(last.failure(), last.placed(), body); hop++) {
+            Placed next = placer.redispatch(last.placed());
+            last.placed().slot().endRequest();
+            redispatches.increment();
+            last = new Attempt(next, next.refusal() != null ? Optional.of(next.refusal())
+                    : forward(request, response, next, body));
+        }
+        return last;
     }
 
     private static boolean redispatchable(Optional<ProxyFailure> failure, Placed placed, BodyPeek body) {
