@@ -16,6 +16,9 @@ import java.util.concurrent.TimeUnit;
 
 import io.insika.router.api.Backend;
 import io.insika.router.server.RouterServer;
+import io.insika.router.server.backends.BackendCapacity;
+import io.insika.router.server.backends.BackendLimits;
+import io.insika.router.server.testing.Http1Messages;
 import io.insika.router.server.testing.Eventually;
 import io.insika.router.server.testing.RawHttp;
 import io.insika.router.server.testing.Scrape;
@@ -69,6 +72,59 @@ class EdgeSafetyTest {
         assertThat(answer, startsWith("HTTP/1.1 503"));
         assertThat(answer, containsString("Connection: close"));
         assertThat("one answer, and then the close", answer.indexOf("HTTP/1.1", 1), is(-1));
+    }
+
+    @Test
+    void aSessionRefusedForAFullOwnerHasItsUnreadBodyCutOffNeverReadAsARequest() throws Exception {
+        RouterFixture fixture = routers.withBackends(1, ProxySettings.DEFAULTS.withCapacity(
+                BackendCapacity.everywhere(new BackendLimits(1, 0))));
+        TestBackend owner = fixture.backends.getFirst();
+        java.util.concurrent.CompletableFuture<java.net.http.HttpResponse<String>> held = RouterFixture.CLIENT.sendAsync(
+                BackendSlotsTest.keyed(fixture, "alice", true), java.net.http.HttpResponse.BodyHandlers.ofString());
+        Eventually.await(Duration.ofSeconds(5), () -> owner.holding.get() == 1, () -> "the first never arrived");
+
+        // the key comes first, so the peek stops there: the rest, smuggled request included, is never read
+        String body = "{\"user\":\"alice\",\"pad\":\"" + "x".repeat(100_000) + "\"}" + SMUGGLED;
+        String answer = rawExchange(fixture.port(), "POST /v1/responses HTTP/1.1\r\nHost: x\r\n"
+                + "Content-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n" + body);
+
+        assertThat(answer, startsWith("HTTP/1.1 503"));
+        assertThat(answer, containsString("Insika::Router::BackendFull"));
+        assertThat(answer, containsString("Connection: close"));
+        assertThat("one answer, and then the close", answer.indexOf("HTTP/1.1", 1), is(-1));
+        owner.holdRelease.release();
+        assertThat(held.get().statusCode(), is(200));
+        assertThat("the held request only: nothing of the refused body reached the backend", owner.hits.get(), is(1));
+    }
+
+    @Test
+    void aRedispatchedBodyReachesTheNextBackendWholeAndOnceAsOneRequest() throws Exception {
+        int deadPort;
+        try (ServerSocket gone = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            deadPort = gone.getLocalPort();
+        }
+        RecordingBackend live = RecordingBackend.start();
+        backend = live;
+        router = RouterServer.start("127.0.0.1", 0, RouterFixture.defaultRoutes(), RouterFixture.ketamaPool(
+                List.of(Backend.parse("http://127.0.0.1:" + deadPort), live.backend())), ProxySettings.DEFAULTS);
+        String body = "y".repeat(70_000) + SMUGGLED; // past the inline limit: the upload streams
+        String request = "POST /studio/upload HTTP/1.1\r\nHost: x\r\nContent-Length: " + body.length() + "\r\n";
+
+        // round-robin over two backends: one of the two requests is placed on the dead one first
+        String answers = rawExchange(router.port(), request + "\r\n" + body + request + "Connection: close\r\n\r\n"
+                + body);
+
+        assertThat(Http1Messages.responses(answers.getBytes(StandardCharsets.ISO_8859_1), true, "POST").messages()
+                .stream().map(Http1Messages.Message::bodyText).toList(),
+                is(List.of("POST /studio/upload", "POST /studio/upload")));
+        assertThat(Scrape.of(router.adminPort()).sum("insika_router_redispatches_total"), is(1.0));
+        List<Http1Messages.Message> received = live.receivedSince(List.of()).stream()
+                .flatMap(bytes -> Http1Messages.requests(bytes, true).messages().stream()).toList();
+        assertThat(received.stream().map(Http1Messages.Message::startLine).toList(),
+                is(List.of("POST /studio/upload HTTP/1.1", "POST /studio/upload HTTP/1.1")));
+        for (Http1Messages.Message message : received) {
+            assertThat(message.bodyText().equals(body), is(true));
+        }
     }
 
     @Test
