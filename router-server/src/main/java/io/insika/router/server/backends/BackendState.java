@@ -163,7 +163,8 @@ public final class BackendState {
         lastError = new LastError(error, detail(cause), Instant.now());
     }
 
-    private static String detail(Throwable cause) {
+    /** What a failure says of itself: its message, else its kind. */
+    static String detail(Throwable cause) {
         if (cause == null) {
             return "";
         }

@@ -86,7 +86,7 @@ public final class HealthChecker implements AutoCloseable {
         try {
             exchange = client.exchange(backend);
         } catch (IOException | RuntimeException e) {
-            state.checkFailed("cannot connect: " + message(e));
+            state.checkFailed("cannot connect: " + BackendState.detail(e));
             return;
         }
         try {
@@ -105,14 +105,10 @@ public final class HealthChecker implements AutoCloseable {
             }
         } catch (IOException | RuntimeException e) {
             state.checkFailed("GET " + path + ": " + (exchange.timedOut() ? "no answer within "
-                    + settings.timeout().toMillis() + " ms" : message(e)));
+                    + settings.timeout().toMillis() + " ms" : BackendState.detail(e)));
         } finally {
             exchange.discard();
         }
-    }
-
-    private static String message(Exception e) {
-        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
     @Override

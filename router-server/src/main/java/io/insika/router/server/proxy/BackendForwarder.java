@@ -13,7 +13,6 @@ import io.helidon.webserver.http.ServerResponse;
 import io.insika.router.api.Backend;
 import io.insika.router.server.backends.BackendState;
 import io.insika.router.server.metrics.BackendError;
-import io.insika.router.server.metrics.RouterMetrics;
 import io.insika.router.server.upstream.BackendClient;
 import io.insika.router.server.upstream.Exchange;
 import io.insika.router.server.upstream.RequestWriter;
@@ -36,8 +35,7 @@ final class BackendForwarder {
     private static final long INLINE_BODY = 64 * 1024;
     private static final Duration UPLOAD_SETTLE = Duration.ofMillis(100);
 
-    private final BackendClient client;
-    private final RouterMetrics metrics;
+    private final ProxyParts parts;
     private final ClientStallWatchdog clientWatchdog;
     private final TrustedProxies trustedProxies;
 
@@ -46,8 +44,7 @@ final class BackendForwarder {
      * @param clientWatchdog cuts a client that stops reading its answer
      */
     BackendForwarder(ProxyParts parts, ClientStallWatchdog clientWatchdog) {
-        this.client = parts.client();
-        this.metrics = parts.metrics();
+        this.parts = parts;
         this.clientWatchdog = clientWatchdog;
         this.trustedProxies = parts.trustedProxies();
     }
@@ -72,11 +69,10 @@ final class BackendForwarder {
         for (int attempt = 1; ; attempt++) {
             Exchange exchange;
             try {
-                exchange = client.exchange(backend);
+                exchange = parts.connect(backend, state);
             } catch (IOException | RuntimeException e) {
                 LOGGER.log(System.Logger.Level.DEBUG, "cannot connect to " + backend.id(), e);
-                state.connectFailed(e);
-                return failed(backend, ProxyFailure.UNAVAILABLE); // nothing was sent
+                return Optional.of(ProxyFailure.UNAVAILABLE); // nothing was sent
             }
             RequestWriter writer = exchange.request();
             Upload upload = null;
@@ -90,7 +86,7 @@ final class BackendForwarder {
                     // only UpgradeTunnel asks for a protocol switch; here the request had no Upgrade
                     throw new ProtocolException("backend switched protocols unasked");
                 }
-                metrics.backend(backend).answered(code, System.nanoTime() - sending);
+                parts.metrics().backend(backend).answered(code, System.nanoTime() - sending);
                 state.answered();
                 ResponseBody answer = exchange.body(head, method == Method.HEAD || ResponseBody.bodiless(code));
                 // an IOException from here on means nothing of the answer reached the client
@@ -105,8 +101,7 @@ final class BackendForwarder {
                     case ClientGoneException gone ->
                             throw new ClientLeftException("client went away while sending its body", gone);
                     case BackendBrokeException broke -> {
-                        metrics.backend(backend).failed(BackendError.BROKEN);
-                        state.failed(BackendError.BROKEN.label(), broke.getCause());
+                        parts.failed(backend, state, BackendError.BROKEN, broke.getCause());
                         throw broke;
                     }
                     case ClientLeftException left -> throw left;
@@ -127,8 +122,8 @@ final class BackendForwarder {
                 }
                 LOGGER.log(System.Logger.Level.DEBUG, "exchange with " + backend.id() + " failed", e);
                 ProxyFailure failure = classify(writer.started(), exchange);
-                state.failed(failure.label(), e);
-                return failed(backend, failure);
+                parts.failed(backend, state, failure.error(), e);
+                return Optional.of(failure);
             }
             boolean uploaded = upload == null || upload.succeeded();
             if (reusable && uploaded) {
@@ -151,11 +146,6 @@ final class BackendForwarder {
         if (upload != null) {
             upload.stop();
         }
-    }
-
-    private Optional<ProxyFailure> failed(Backend backend, ProxyFailure failure) {
-        metrics.backend(backend).failed(failure.error());
-        return Optional.of(failure);
     }
 
     /**

@@ -142,6 +142,9 @@ final class Placer {
     // turns too: a last pass in id order makes sure "all down" or "all full" is really so.
     private Placed rotate(RoutingSnapshot snapshot, Route route, Placement how, Slot slot) {
         List<Backend> backends = snapshot.backends();
+        if (backends.isEmpty()) {
+            return new Placed(null, route, how, null, null, null);
+        }
         boolean anyUp = false;
         for (int turn = 0; turn < backends.size(); turn++) {
             Backend next = snapshot.next().orElseThrow();
@@ -164,9 +167,6 @@ final class Placer {
                     return new Placed(backend, route, how, null, state, null);
                 }
             }
-        }
-        if (backends.isEmpty()) {
-            return new Placed(null, route, how, null, null, null);
         }
         return new Placed(null, route, how, null, null, anyUp ? ProxyFailure.BACKEND_FULL : ProxyFailure.BACKEND_DOWN);
     }

@@ -1,7 +1,13 @@
 package io.insika.router.server.proxy;
 
+import java.io.IOException;
+
+import io.insika.router.api.Backend;
+import io.insika.router.server.backends.BackendState;
+import io.insika.router.server.metrics.BackendError;
 import io.insika.router.server.metrics.RouterMetrics;
 import io.insika.router.server.upstream.BackendClient;
+import io.insika.router.server.upstream.Exchange;
 
 /**
  * What the proxy and the WebSocket tunnel share, built once per router: they place alike, send
@@ -15,4 +21,26 @@ import io.insika.router.server.upstream.BackendClient;
  */
 record ProxyParts(Placer placer, BackendClient client, RouterMetrics metrics, AccessLog accessLog,
                   TrustedProxies trustedProxies) {
+
+    /**
+     * A connection to a backend for one exchange. A connect that fails is counted against the
+     * backend and marks it down for a while.
+     *
+     * @throws IOException if the backend cannot be reached: nothing was sent
+     */
+    Exchange connect(Backend backend, BackendState state) throws IOException {
+        try {
+            return client.exchange(backend);
+        } catch (IOException | RuntimeException e) {
+            metrics.backend(backend).failed(BackendError.UNREACHABLE);
+            state.connectFailed(e);
+            throw e;
+        }
+    }
+
+    /** An exchange failed after connecting: counted against the backend, and its last error. */
+    void failed(Backend backend, BackendState state, BackendError error, Throwable cause) {
+        metrics.backend(backend).failed(error);
+        state.failed(error.label(), cause);
+    }
 }

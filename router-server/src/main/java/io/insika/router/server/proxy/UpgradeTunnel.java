@@ -19,7 +19,6 @@ import io.helidon.webserver.spi.ServerConnection;
 import io.insika.router.api.Backend;
 import io.insika.router.server.backends.BackendState;
 import io.insika.router.server.metrics.BackendError;
-import io.insika.router.server.metrics.BackendMeters;
 import io.insika.router.server.upstream.Exchange;
 import io.insika.router.server.upstream.RequestWriter;
 import io.insika.router.server.upstream.ResponseBody;
@@ -68,10 +67,7 @@ final class UpgradeTunnel implements Http1Upgrader {
         Placed placed = parts.placer().locate(prologue, requestHeaders, null, Placer.Slot.TUNNEL);
         if (placed.refusal() != null) {
             parts.placer().count(placed);
-            byte[] answer = placed.refusal().closingAnswer();
-            writeNow(ctx, answer);
-            log(client, prologue, requestHeaders, placed.refusal().status().code(), answer.length, placed,
-                    placed.refusal().label(), started);
+            answer(ctx, placed.refusal(), client, prologue, requestHeaders, placed, started);
             return new TunnelConnection.Closed();
         }
         Optional<Backend> owner = placed.owner();
@@ -81,16 +77,13 @@ final class UpgradeTunnel implements Http1Upgrader {
         BackendState state = placed.slot();
         Exchange backend;
         try {
-            backend = parts.client().exchange(owner.get());
+            backend = parts.connect(owner.get(), state);
         } catch (IOException | RuntimeException e) {
             LOGGER.log(System.Logger.Level.DEBUG, "cannot connect to " + owner.get().id() + " for an upgrade", e);
-            parts.metrics().backend(owner.get()).failed(BackendError.UNREACHABLE);
-            state.connectFailed(e);
             state.endTunnel();
             return null; // nothing sent: the proxy places it again, and finds the owner down
         }
         parts.placer().count(placed);
-        BackendMeters meters = parts.metrics().backend(owner.get());
         boolean refusalStarted = false;
         int refusalStatus = 0;
         try {
@@ -102,7 +95,7 @@ final class UpgradeTunnel implements Http1Upgrader {
             writer.endHead(RequestWriter.NO_BODY); // Helidon only offers upgrades without a body
             writer.finish();
             ResponseHead head = backend.readHead();
-            meters.answered(head.status(), System.nanoTime() - sending);
+            parts.metrics().backend(owner.get()).answered(head.status(), System.nanoTime() - sending);
             state.answered();
             if (head.status() == 101) {
                 writeSwitch(ctx, head);
@@ -122,21 +115,24 @@ final class UpgradeTunnel implements Http1Upgrader {
             // Once the refusal's head is out, a failure can only cut the connection; before, it is answered
             if (!refusalStarted) {
                 ProxyFailure failure = backend.timedOut() ? ProxyFailure.BACKEND_TIMEOUT : ProxyFailure.BACKEND_FAILED;
-                meters.failed(failure.error());
-                state.failed(failure.label(), e);
-                byte[] answer = failure.closingAnswer();
-                writeNow(ctx, answer);
-                log(client, prologue, requestHeaders, failure.status().code(), answer.length, placed, failure.label(),
-                        started);
+                parts.failed(owner.get(), state, failure.error(), e);
+                answer(ctx, failure, client, prologue, requestHeaders, placed, started);
             } else {
-                meters.failed(BackendError.BROKEN);
-                state.failed(BackendError.BROKEN.label(), e);
+                parts.failed(owner.get(), state, BackendError.BROKEN, e);
                 log(client, prologue, requestHeaders, refusalStatus, 0, placed, BackendError.BROKEN.label(), started);
             }
         }
         backend.discard();
         state.endTunnel();
         return new TunnelConnection.Closed(); // the answer is out; Helidon closes the connection
+    }
+
+    // The router's own answer in the backend's place; the connection closes after it.
+    private void answer(ConnectionContext ctx, ProxyFailure failure, SocketAddress client, HttpPrologue prologue,
+                        ServerRequestHeaders headers, Placed placed, long started) {
+        byte[] answer = failure.closingAnswer();
+        writeNow(ctx, answer);
+        log(client, prologue, headers, failure.status().code(), answer.length, placed, failure.label(), started);
     }
 
     private void log(SocketAddress client, HttpPrologue prologue, ServerRequestHeaders headers, int status,
