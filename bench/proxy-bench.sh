@@ -25,23 +25,7 @@ PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$WORK"; }
 trap cleanup EXIT
 
-# Three fast backends: nginx answering a small body, like an engine's smallest reply.
-cat > "$WORK/nginx.conf" <<NGINX
-worker_processes 1;
-daemon off;
-pid $WORK/nginx.pid;
-error_log $WORK/nginx-error.log warn;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    keepalive_requests 1000000;
-    client_body_temp_path $WORK/body;
-    server { listen 127.0.0.1:18081; location / { return 200 "backend-1\n"; } }
-    server { listen 127.0.0.1:18082; location / { return 200 "backend-2\n"; } }
-    server { listen 127.0.0.1:18083; location / { return 200 "backend-3\n"; } }
-}
-NGINX
-nginx -c "$WORK/nginx.conf" -p "$WORK" & PIDS+=($!)
+. bench/nginx-backends.sh
 
 cat > "$WORK/haproxy.cfg" <<HAPROXY
 global
