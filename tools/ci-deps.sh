@@ -2,7 +2,13 @@
 # test suite starts itself.
 #   dnsmasq: the DNS discovery tests run a real DNS server on a loopback port. dnsmasq-base
 #            is the binary alone; the dnsmasq package would also start a system service.
-if ! command -v dnsmasq >/dev/null 2>&1 && [ ! -x /usr/sbin/dnsmasq ]; then
+#   nodejs, python3: the route-token tests run the JavaScript and Python reference
+#            implementations in clients/ against the Java one.
+missing=()
+command -v dnsmasq >/dev/null 2>&1 || [ -x /usr/sbin/dnsmasq ] || missing+=(dnsmasq-base)
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
+if [ ${#missing[@]} -gt 0 ]; then
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq dnsmasq-base
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
 fi

@@ -25,6 +25,7 @@ final class Arguments {
                 case "demo" -> Command.DEMO;
                 case "check" -> Command.CHECK;
                 case "route" -> Command.ROUTE;
+                case "token" -> Command.TOKEN;
                 case "help" -> Command.HELP;
                 default -> throw new UsageException("unknown command: " + word);
             };
@@ -32,6 +33,8 @@ final class Arguments {
         Optional<Path> config = Optional.empty();
         Optional<String> key = Optional.empty();
         OptionalInt port = OptionalInt.empty();
+        boolean hmac = false;
+        Optional<Path> secret = Optional.empty();
         while (!rest.isEmpty()) {
             String arg = rest.removeFirst();
             switch (arg) {
@@ -39,8 +42,10 @@ final class Arguments {
                 case "--version" -> command = Command.VERSION;
                 case "--config" -> config = Optional.of(Path.of(value(arg, rest)));
                 case "--port" -> port = OptionalInt.of(port(value(arg, rest)));
+                case "--hmac" -> hmac = true;
+                case "--secret-file" -> secret = Optional.of(Path.of(value(arg, rest)));
                 default -> {
-                    if (command == Command.ROUTE && key.isEmpty() && !arg.startsWith("-")) {
+                    if ((command == Command.ROUTE || command == Command.TOKEN) && key.isEmpty() && !arg.startsWith("-")) {
                         key = Optional.of(arg);
                     } else {
                         throw new UsageException("unknown argument: " + arg);
@@ -51,13 +56,22 @@ final class Arguments {
         if (command == Command.ROUTE && key.isEmpty()) {
             throw new UsageException("route needs the session KEY to look up");
         }
+        if (command == Command.TOKEN && key.isEmpty()) {
+            throw new UsageException("token needs the actor KEY to make a token for");
+        }
+        if ((hmac || secret.isPresent()) && command != Command.TOKEN) {
+            throw new UsageException("--hmac and --secret-file are options of token");
+        }
+        if (secret.isPresent() && !hmac) {
+            throw new UsageException("--secret-file is the secret of --hmac tokens: add --hmac");
+        }
         if (port.isPresent() && command != Command.DEMO) {
             throw new UsageException("--port is an option of demo; the router's port is server.port in the YAML");
         }
         if (config.isPresent() && command == Command.DEMO) {
             throw new UsageException("demo takes no --config: it builds its own backends");
         }
-        return new Invocation(command, config, key, port);
+        return new Invocation(command, config, key, port, hmac, secret);
     }
 
     private static String value(String option, Deque<String> rest) {

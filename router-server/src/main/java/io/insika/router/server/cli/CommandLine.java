@@ -51,6 +51,8 @@ public final class CommandLine {
                 case CHECK -> new CheckCommand(out).run(home.plugins(), home.environment(environment), invocation.config());
                 case ROUTE -> new RouteCommand(out).run(home.plugins(), home.environment(environment),
                         invocation.config(), invocation.key().orElseThrow());
+                case TOKEN -> new TokenCommand(out).run(invocation.key().orElseThrow(), invocation.hmac(),
+                        invocation.secret(), environment);
                 case SERVE -> ServeCommand.run(home.plugins(), home.environment(environment), invocation.config());
                 case DEMO -> new DemoCommand(out).run(home.plugins(), environment, invocation.port());
             };

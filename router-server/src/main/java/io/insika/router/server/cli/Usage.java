@@ -3,7 +3,8 @@ package io.insika.router.server.cli;
 /** The help text, and the one usage line printed after a command-line mistake. */
 final class Usage {
 
-    static final String LINE = "usage: insika-router [demo [--port N] | check | route KEY] [--config FILE]"
+    static final String LINE = "usage: insika-router [demo [--port N] | check | route KEY | token KEY [--hmac [--secret-file FILE]]]"
+            + " [--config FILE]"
             + " | --help | --version";
 
     static final String HELP = """
@@ -17,6 +18,11 @@ final class Usage {
                                                     value with where it came from
               insika-router route KEY [--config FILE]
                                                     print which backend owns the session KEY
+              insika-router token KEY [--hmac [--secret-file FILE]]
+                                                    print the route token of the actor KEY:
+                                                    the hash form, or with --hmac the keyed form
+                                                    (secret from FILE, else
+                                                    $INSIKA_ROUTER_TOKEN_SECRET); docs/route-tokens.md
               insika-router --help | --version
 
             The configuration is --config FILE, else $INSIKA_ROUTER_CONFIG, else
