@@ -51,6 +51,7 @@ public final class RouterMetrics {
     private final Gauge active;
     private final Gauge tunnels;
     private final Map<Route, CounterDataPoint[]> byRoute = new IdentityHashMap<>();
+    private final Map<Route, CounterDataPoint> mismatchesByRoute = new IdentityHashMap<>();
     private final CounterDataPoint[] unrouted;
     private final Map<String, BackendMeters> byBackend = new ConcurrentHashMap<>();
     private final CounterDataPoint noBackend;
@@ -83,8 +84,15 @@ public final class RouterMetrics {
                 .help("WebSocket connections tunnelled to their backend now").withoutExemplars().register(registry);
         GaugeWithCallback.builder().name(PREFIX + "backends").help("Backends in the pool")
                 .callback(callback -> callback.call(pool.get().size())).register(registry);
+        Counter mismatches = Counter.builder().name(PREFIX + "carrier_mismatches")
+                .help("Keyed requests whose route's carriers of the key (a header, a path segment) held different"
+                        + " values; placed by the first carrier that had one")
+                .labelNames("route").withoutExemplars().register(registry);
         for (Route route : routes) {
             byRoute.put(route, placementSeries(route.toString()));
+            if (route.extractors().size() > 1) {
+                mismatchesByRoute.put(route, mismatches.labelValues(route.toString()));
+            }
         }
         unrouted = placementSeries(NONE);
         noBackend = errors.labelValues(NONE, BackendError.NO_BACKEND.label());
@@ -108,6 +116,14 @@ public final class RouterMetrics {
         CounterDataPoint[] series = route == null ? unrouted : byRoute.get(route);
         if (series != null) { // a route of another table than the one given at construction
             series[placement.ordinal()].inc();
+        }
+    }
+
+    /** A keyed request's carriers disagreed on its key (only routes with several can). */
+    public void carrierMismatch(Route route) {
+        CounterDataPoint series = mismatchesByRoute.get(route);
+        if (series != null) {
+            series.inc();
         }
     }
 

@@ -19,8 +19,19 @@ import io.insika.router.server.routing.Route;
  *                {@code null} when it holds none
  * @param refusal the answer instead of forwarding, when the backend (or every backend) refused:
  *                down or full; {@code null} when it was admitted
+ * @param carriersDisagree whether the route's carriers of the key (a header and a path segment)
+ *                held different values; the first decided
  */
-record Placed(Backend backend, Route route, Placement how, String key, BackendState slot, ProxyFailure refusal) {
+record Placed(Backend backend, Route route, Placement how, String key, BackendState slot, ProxyFailure refusal,
+              boolean carriersDisagree) {
+
+    Placed(Backend backend, Route route, Placement how, String key, BackendState slot, ProxyFailure refusal) {
+        this(backend, route, how, key, slot, refusal, false);
+    }
+
+    Placed withCarriersDisagreeing(boolean disagree) {
+        return disagree ? new Placed(backend, route, how, key, slot, refusal, true) : this;
+    }
 
     Optional<Backend> owner() {
         return Optional.ofNullable(backend);

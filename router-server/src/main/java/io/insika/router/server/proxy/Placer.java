@@ -74,6 +74,9 @@ final class Placer {
     /** Counts a placement in the metrics. */
     void count(Placed placed) {
         metrics.placed(placed.route(), placed.how());
+        if (placed.carriersDisagree()) {
+            metrics.carrierMismatch(placed.route());
+        }
     }
 
     /**
@@ -90,12 +93,15 @@ final class Placer {
             return rotate(snapshot, null, Placement.NO_ROUTE, slot);
         }
         Route route = match.get().route();
-        Optional<String> key = findKey(prologue, path, headers, match.get(), body);
-        if (key.isPresent()) {
+        Optional<Found> found = findKey(prologue, path, headers, match.get(), body);
+        if (found.isPresent()) {
+            String key = found.get().key();
             if (LOGGER.isLoggable(Level.DEBUG)) {
-                LOGGER.log(Level.DEBUG, "key {0} on {1}", SessionKeyDigest.of(key.get()), route);
+                LOGGER.log(Level.DEBUG, "key {0} on {1}{2}", SessionKeyDigest.of(key), route,
+                        found.get().carriersDisagree() ? " (its carriers disagree: placed by the first)" : "");
             }
-            return admitOwner(snapshot.owner(key.get()).orElse(null), route, key.get(), slot);
+            return admitOwner(snapshot.owner(key).orElse(null), route, key, slot).withCarriersDisagreeing(
+                    found.get().carriersDisagree());
         }
         Placement miss = missReason(body);
         if (LOGGER.isLoggable(Level.DEBUG)) {
@@ -171,23 +177,46 @@ final class Placer {
         return new Placed(null, route, how, null, null, anyUp ? ProxyFailure.BACKEND_FULL : ProxyFailure.BACKEND_DOWN);
     }
 
-    private Optional<String> findKey(HttpPrologue prologue, String path, ServerRequestHeaders headers,
-                                     RouteMatch match, BodyPeek body) {
+    /** A key, and whether a later carrier of the route said otherwise. */
+    private record Found(String key, boolean carriersDisagree) {
+    }
+
+    // The first carrier that has the key decides. The later ones are read too when they are
+    // cheap (no body): a route's carriers hold one key, and a client whose header and path
+    // disagree has a stale token, which costs a hop, so it is counted and never refused.
+    private Optional<Found> findKey(HttpPrologue prologue, String path, ServerRequestHeaders headers,
+                                    RouteMatch match, BodyPeek body) {
         BodyPrefix visibleBody = match.route().needsBody() && body != null ? body : EmptyBody.INSTANCE;
         Map<String, String> parameters = match.pathParameters();
         IncomingRequestView view = new IncomingRequestView(prologue, path, headers, parameters, visibleBody);
-        for (KeyExtractor extractor : match.route().extractors()) {
-            try {
-                Optional<String> key = extractor.extract(view);
-                if (key.isPresent()) {
-                    return key;
-                }
-            } catch (RuntimeException | StackOverflowError e) {
-                // The contract says extractors never throw; a plugin that does must not cost the request.
-                LOGGER.log(Level.WARNING, "key extractor " + extractor.getClass().getName() + " threw; no key", e);
+        List<KeyExtractor> extractors = match.route().extractors();
+        for (int i = 0; i < extractors.size(); i++) {
+            Optional<String> key = extract(extractors.get(i), view);
+            if (key.isPresent()) {
+                return Optional.of(new Found(key.get(), disagree(key.get(), extractors.subList(i + 1,
+                        extractors.size()), view)));
             }
         }
         return Optional.empty();
+    }
+
+    private static boolean disagree(String key, List<KeyExtractor> later, IncomingRequestView view) {
+        for (KeyExtractor extractor : later) {
+            if (!extractor.needsBody() && extract(extractor, view).filter(other -> !other.equals(key)).isPresent()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Optional<String> extract(KeyExtractor extractor, IncomingRequestView view) {
+        try {
+            return extractor.extract(view);
+        } catch (RuntimeException | StackOverflowError e) {
+            // The contract says extractors never throw; a plugin that does must not cost the request.
+            LOGGER.log(Level.WARNING, "key extractor " + extractor.getClass().getName() + " threw; no key", e);
+            return Optional.empty();
+        }
     }
 
     private static Placement missReason(BodyPeek body) {
