@@ -2,6 +2,7 @@ package io.insika.router.server.config;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -9,6 +10,7 @@ import io.insika.router.api.PluginOptions;
 import io.insika.router.server.backends.BackendCapacity;
 import io.insika.router.server.backends.HealthSettings;
 import io.insika.router.server.routing.DefaultRoutes;
+import io.insika.router.server.routing.ExtractorSpec;
 import io.insika.router.server.routing.RouteSpec;
 import io.insika.router.server.testing.FixturePlugins;
 import org.junit.jupiter.api.Test;
@@ -53,20 +55,27 @@ class ShippedConfigTest {
     }
 
     @Test
-    void theCommentedSocketIoRouteWorksOnceUncommented(@TempDir Path dir) throws Exception {
-        String commented = "  #- path: /socket.io/*\n  #  keys:\n  #    - { type: query, name: stickyId }\n";
+    void theCommentedActorRouteWorksOnceUncommented(@TempDir Path dir) throws Exception {
+        String commented = """
+                  #- methods: [POST]
+                  #  path: /_sigx/actor/r/{token}/*
+                  #  keys:
+                  #    - { type: header, name: x-sigx-actor-route }
+                  #    - { type: path-segment, parameter: token }
+                """;
         String shipped = Files.readString(SHIPPED);
         assertThat("the example is in the shipped file", shipped.contains(commented), is(true));
-        Path uncommented = Files.writeString(dir.resolve("socket-io.yaml"),
+        Path uncommented = Files.writeString(dir.resolve("actors.yaml"),
                 shipped.replace(commented, commented.replace("  #", "  ")));
 
         RouterConfig config = loader.load(Optional.of(uncommented), Map.of());
 
-        RouteSpec socketIo = config.routes().getLast();
+        RouteSpec actors = config.routes().getLast();
         assertThat(config.routes().size(), is(DefaultRoutes.specs().size() + 1));
-        assertThat(socketIo.path(), is("/socket.io/*"));
-        assertThat(socketIo.keys().getFirst().type(), is("query"));
-        assertThat(socketIo.keys().getFirst().options().get("name"), is(Optional.of("stickyId")));
+        assertThat(actors.path(), is("/_sigx/actor/r/{token}/*"));
+        assertThat(actors.keys().stream().map(ExtractorSpec::type).toList(), is(List.of("header", "path-segment")));
+        assertThat(actors.keys().getFirst().options().get("name"), is(Optional.of("x-sigx-actor-route")));
+        assertThat(actors.keys().getLast().options().get("parameter"), is(Optional.of("token")));
     }
 
     /** Everything but where values came from, which differs by design. */
