@@ -8,15 +8,18 @@ import java.util.Optional;
 /**
  * One backend the router can send requests to.
  *
- * <p>A backend's identity for placement is its canonical {@link #id() id}, {@code host:port}: a
- * strategy hashes the id, never the backend's position in a list, so two routers that see the
- * same backends in any order place every key identically. Two backends with the same id are the
+ * <p>A backend's identity for placement is its {@link #id() id}: by default its canonical
+ * {@code host:port}, or the member id the cluster behind it uses for itself, when the operator
+ * gives one, so that the router hashes over the very ids the cluster places by. A strategy
+ * hashes the id, never the backend's position in a list, so two routers that see the same
+ * backends in any order place every key identically. Two backends with the same id are the
  * same backend.
  *
  * <p>Instances are immutable and safe to share between threads.
  *
- * @param id            canonical {@code host:port}; the host lower-cased, an IPv6 literal in
- *                      brackets ({@code [::1]:8080}); this is what strategies hash
+ * @param id            what strategies hash: by default the canonical {@code host:port} (the
+ *                      host lower-cased, an IPv6 literal in brackets, {@code [::1]:8080}), or an
+ *                      explicit placement id of 1 to 255 visible ASCII characters
  * @param uri           where requests are sent: {@code http} or {@code https}, host and port,
  *                      no path, query or fragment
  * @param weight        relative share of the keys this backend should own, at least 1
@@ -29,19 +32,24 @@ public record Backend(String id, URI uri, int weight, Optional<URI> publicAddres
     /** The weight a backend has when none is given. */
     public static final int DEFAULT_WEIGHT = 1;
 
+    /** The longest placement id. */
+    public static final int MAX_ID_LENGTH = 255;
+
     /**
-     * Validates the parts and checks that {@code id} is the canonical id of {@code uri}.
+     * Validates the parts.
      *
-     * @throws IllegalArgumentException if the URI is not {@code http(s)://host:port}, the id does
-     *                                  not match it, or the weight is below 1
+     * @throws IllegalArgumentException if the URI is not {@code http(s)://host:port}, the id is
+     *                                  not 1 to 255 visible ASCII characters, or the weight is
+     *                                  below 1
      */
     public Backend {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(uri, "uri");
         Objects.requireNonNull(publicAddress, "publicAddress");
-        String canonical = canonicalId(uri);
-        if (!canonical.equals(id)) {
-            throw new IllegalArgumentException("id: [" + id + "] (expected: " + canonical + ")");
+        canonicalId(uri);
+        if (!isPlacementId(id)) {
+            throw new IllegalArgumentException("id: [" + id + "] (expected: 1 to " + MAX_ID_LENGTH
+                    + " visible ASCII characters, no space)");
         }
         if (weight < 1) {
             throw new IllegalArgumentException("weight: [" + weight + "] (expected: >= 1)");
@@ -107,13 +115,43 @@ public record Backend(String id, URI uri, int weight, Optional<URI> publicAddres
         return new Backend(id, uri, weight, Optional.of(address));
     }
 
-    /** The host part of the id, without IPv6 brackets. */
+    /**
+     * This backend placed under another id: the one its cluster knows it by.
+     *
+     * @param placementId 1 to 255 visible ASCII characters
+     * @return a backend equal to this one but for the id
+     * @throws IllegalArgumentException if the id is not of that form
+     */
+    public Backend withId(String placementId) {
+        return new Backend(placementId, uri, weight, publicAddress);
+    }
+
+    /**
+     * Whether a text can be a placement id: 1 to 255 characters from {@code !} to {@code ~}.
+     *
+     * @param id the text
+     * @return whether it can
+     */
+    public static boolean isPlacementId(String id) {
+        if (id == null || id.isEmpty() || id.length() > MAX_ID_LENGTH) {
+            return false;
+        }
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            if (c < '!' || c > '~') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The host of the URI, without IPv6 brackets. */
     public String host() {
         String host = uri.getHost();
         return host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
     }
 
-    /** The port part of the id. */
+    /** The port of the URI. */
     public int port() {
         return uri.getPort();
     }
@@ -139,6 +177,7 @@ public record Backend(String id, URI uri, int weight, Optional<URI> publicAddres
 
     @Override
     public String toString() {
-        return weight == DEFAULT_WEIGHT ? uri.toString() : uri + " (weight " + weight + ")";
+        String text = id.equals(canonicalId(uri)) ? uri.toString() : uri + " (id " + id + ")";
+        return weight == DEFAULT_WEIGHT ? text : text + " (weight " + weight + ")";
     }
 }

@@ -48,9 +48,22 @@ class BackendTest {
     }
 
     @Test
-    void rejectsAnIdThatIsNotTheUrisOwn() {
-        assertThrows(IllegalArgumentException.class,
-                () -> new Backend("b:1", URI.create("http://a:1"), 1, java.util.Optional.empty()));
+    void takesThePlacementIdItsClusterUsesInPlaceOfHostAndPort() {
+        Backend backend = Backend.parse("http://10.0.0.7:7311").withId("actor-host-7");
+
+        assertThat(backend.id(), is("actor-host-7"));
+        assertThat(backend.uri(), is(URI.create("http://10.0.0.7:7311")));
+        assertThat(backend.toString(), is("http://10.0.0.7:7311 (id actor-host-7)"));
+    }
+
+    @Test
+    void rejectsAnIdThatIsEmptyTooLongOrHasSpaceOrControlCharacters() {
+        for (String id : new String[] {"", " a", "a b", "a\tb", "é", "x".repeat(256)}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> Backend.parse("http://a:1").withId(id));
+            assertThat(e.getMessage(), is("id: [" + id + "] (expected: 1 to 255 visible ASCII characters, no space)"));
+        }
+        assertThat(Backend.parse("http://a:1").withId("x".repeat(255)).id().length(), is(255));
     }
 
     @Test

@@ -70,6 +70,7 @@ final class ConfigValues {
             case "backends.dns.interval" -> DurationText.format(dns.interval());
             case "backends.dns.resolver" -> dns.resolver().map(Object::toString).orElse("the system's");
             case "backends.dns.timeout" -> DurationText.format(dns.timeout());
+            case "backends.dns.id" -> dns.id().text();
             default -> "";
         };
     }

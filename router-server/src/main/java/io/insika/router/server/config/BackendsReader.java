@@ -31,6 +31,12 @@ final class BackendsReader {
 
     private static final String URL_FORM = "http(s)://host:port";
     private static final ValueType<Integer> WEIGHT = ValueType.integer(1, 1000, "a whole number from 1 to 1000");
+    private static final ValueType<String> PLACEMENT_ID = new ValueType<>(
+            "1 to 255 visible ASCII characters, no space: the id the cluster knows this backend by",
+            text -> Backend.isPlacementId(text) ? Optional.of(text) : Optional.empty());
+    // A template is checked on a sample address: what it makes must be an id.
+    private static final ValueType<AddressTemplate> ID_TEMPLATE = new ValueType<>(AddressTemplate.EXPECTED,
+            text -> AddressTemplate.parse(text).filter(t -> Backend.isPlacementId(t.apply("ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff", 65535))));
     private static final ValueType<Integer> SLOTS = ValueType.integer(0, 1_000_000,
             "a whole number from 0 (no limit) to 1000000");
 
@@ -107,7 +113,8 @@ final class BackendsReader {
         reader.origin("backends.dns.resolver", resolver.isPresent() ? reader.fileSource() : ValueSource.DEFAULT);
         Duration timeout = reader.read("backends.dns.timeout", null, DnsBackends.DEFAULT_TIMEOUT,
                 ValueType.positiveDuration());
-        return new DnsBackends(name, port, interval, resolver, timeout);
+        AddressTemplate id = reader.read("backends.dns.id", null, AddressTemplate.DEFAULT_ID, ID_TEMPLATE);
+        return new DnsBackends(name, port, interval, resolver, timeout, id);
     }
 
     private List<Backend> fromEnvironment(String text) {
@@ -115,7 +122,7 @@ final class BackendsReader {
         Map<String, String> seen = new HashMap<>();
         String[] urls = text.split(",", -1);
         for (int i = 0; i < urls.length; i++) {
-            add(BACKENDS + "[" + i + "]", urls[i].trim(), Backend.DEFAULT_WEIGHT, backends, seen);
+            add(BACKENDS + "[" + i + "]", urls[i].trim(), Backend.DEFAULT_WEIGHT, Optional.empty(), backends, seen);
         }
         return backends;
     }
@@ -136,15 +143,18 @@ final class BackendsReader {
                 int weight = reader.scalar(entry.get("weight"), label + ".weight")
                         .flatMap(text -> reader.parse(label + ".weight", text, WEIGHT))
                         .orElse(Backend.DEFAULT_WEIGHT);
+                Optional<String> id = reader.scalar(entry.get("id"), label + ".id")
+                        .flatMap(text -> reader.parse(label + ".id", text, PLACEMENT_ID));
                 Optional<Integer> maxRequests = slots(entry, label, "max-requests");
                 Optional<Integer> maxTunnels = slots(entry, label, "max-tunnels");
-                Backend backend = add(label + ".url", url.orElse(""), weight, backends, seen);
+                Backend backend = add(label + ".url", url.orElse(""), weight, id, backends, seen);
                 if (backend != null && (maxRequests.isPresent() || maxTunnels.isPresent())) {
                     perBackend.put(backend.id(), new BackendLimits(maxRequests.orElse(defaults.maxRequests()),
                             maxTunnels.orElse(defaults.maxTunnels())));
                 }
             } else {
-                add(label, reader.scalar(entry, label).orElse(""), Backend.DEFAULT_WEIGHT, backends, seen);
+                add(label, reader.scalar(entry, label).orElse(""), Backend.DEFAULT_WEIGHT, Optional.empty(), backends,
+                        seen);
             }
         }
         return backends;
@@ -156,7 +166,8 @@ final class BackendsReader {
     }
 
     /** @return the backend added, or {@code null} when the entry was a problem */
-    private Backend add(String label, String url, int weight, List<Backend> backends, Map<String, String> seen) {
+    private Backend add(String label, String url, int weight, Optional<String> id, List<Backend> backends,
+                        Map<String, String> seen) {
         Backend backend;
         try {
             backend = Backend.of(new URI(url), weight);
@@ -164,9 +175,20 @@ final class BackendsReader {
             reader.problem(label, url, URL_FORM);
             return null;
         }
-        String first = seen.putIfAbsent(backend.id(), label);
+        String address = Backend.canonicalId(backend.uri());
+        String first = seen.putIfAbsent("address " + address, label);
         if (first != null) {
-            reader.problem(label, url, "each backend once; " + backend.id() + " is also at " + first);
+            reader.problem(label, url, "each backend once; " + address + " is also at " + first);
+            return null;
+        }
+        if (id.isPresent()) {
+            backend = backend.withId(id.get());
+        }
+        // ids are what strategies hash: two backends under one id would be one backend
+        String sameId = seen.putIfAbsent("id " + backend.id(), label);
+        if (sameId != null) {
+            reader.problem(id.isPresent() ? label + ".id" : label, backend.id(),
+                    "an id no other backend has; " + sameId + " has it too");
             return null;
         }
         backends.add(backend);

@@ -21,9 +21,11 @@ import java.util.Optional;
  *                 ({@code backends.dns.resolver})
  * @param timeout  how long one query may take before the resolution counts as failed; default
  *                 2 s ({@code backends.dns.timeout})
+ * @param id       each resolved backend's placement id, from its address; default
+ *                 {@code {host}:{port}} ({@code backends.dns.id})
  */
 public record DnsBackends(String name, int port, Duration interval, Optional<InetSocketAddress> resolver,
-                          Duration timeout) implements BackendSource {
+                          Duration timeout, AddressTemplate id) implements BackendSource {
 
     /** Seconds between resolutions when none is configured, as in the seed. */
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(15);
@@ -36,5 +38,12 @@ public record DnsBackends(String name, int port, Duration interval, Optional<Ine
         Objects.requireNonNull(interval, "interval");
         Objects.requireNonNull(resolver, "resolver");
         Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(id, "id");
+    }
+
+    /** Placed by {@code host:port}. */
+    public DnsBackends(String name, int port, Duration interval, Optional<InetSocketAddress> resolver,
+                       Duration timeout) {
+        this(name, port, interval, resolver, timeout, AddressTemplate.DEFAULT_ID);
     }
 }

@@ -35,10 +35,10 @@ final class KnownKeys {
             "strategy", new Fields(Map.of("name", OPEN, "options", OPEN)),
             "backends", new Fields(Map.of(
                     "max-requests", OPEN, "max-tunnels", OPEN,
-                    "static", new Items(new Fields(Map.of("url", OPEN, "weight", OPEN, "max-requests", OPEN,
-                            "max-tunnels", OPEN))),
+                    "static", new Items(new Fields(Map.of("url", OPEN, "weight", OPEN, "id", OPEN,
+                            "max-requests", OPEN, "max-tunnels", OPEN))),
                     "dns", new Fields(Map.of("name", OPEN, "port", OPEN, "interval", OPEN, "resolver", OPEN,
-                            "timeout", OPEN)))),
+                            "timeout", OPEN, "id", OPEN)))),
             "proxy", new Fields(Map.of("body-max-bytes", OPEN, "backend-timeout", OPEN, "client-body-timeout", OPEN,
                     "client-send-timeout", OPEN, "trusted-proxies", OPEN, "max-requests", OPEN, "peek-budget", OPEN,
                     "access-log", OPEN)),

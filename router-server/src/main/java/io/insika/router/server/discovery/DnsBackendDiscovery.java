@@ -96,7 +96,10 @@ public final class DnsBackendDiscovery implements BackendDiscovery {
 
     private Backend backend(InetAddress address) {
         try {
-            return Backend.of(new URI("http", null, AddressText.of(address), settings.port(), null, null, null));
+            String ip = AddressText.of(address);
+            Backend backend = Backend.of(new URI("http", null, ip, settings.port(), null, null, null));
+            String id = settings.id().apply(ip, settings.port());
+            return id.equals(backend.id()) ? backend : backend.withId(id);
         } catch (URISyntaxException e) {
             throw new IllegalStateException("an IP literal always makes a URI: " + address, e);
         }

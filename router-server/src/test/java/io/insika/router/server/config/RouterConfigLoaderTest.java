@@ -217,6 +217,23 @@ class RouterConfigLoaderTest {
     }
 
     @Test
+    void aBackendMayBePlacedUnderTheIdItsClusterKnowsItBy() {
+        RouterConfig staticIds = files.load("""
+                backends:
+                  static:
+                    - { url: "http://10.0.4.7:7311", id: actor-host-3 }
+                    - http://10.0.4.8:7311
+                """);
+        RouterConfig dnsIds = files.load("backends: { dns: { name: hosts.test, port: 7311, id: \"actor@{ip}\" } }");
+
+        assertThat(((StaticBackends) staticIds.backends()).backends().stream().map(Backend::id).toList(),
+                contains("actor-host-3", "10.0.4.8:7311"));
+        assertThat(((DnsBackends) dnsIds.backends()).id().apply("10.0.4.9", 7311), is("actor@10.0.4.9"));
+        assertThat(((DnsBackends) files.load("backends: { dns: { name: hosts.test, port: 7311 } }").backends()).id()
+                .apply("fd00::7", 7311), is("[fd00::7]:7311"));
+    }
+
+    @Test
     void theEnvironmentSetsTheDefaultSlotsAndHealthChecks() {
         RouterConfig config = files.load("health: { path: /ready }", Map.of(
                 "INSIKA_ROUTER_BACKENDS_DNS", "pods.test", "INSIKA_ROUTER_BACKEND_PORT", "80",

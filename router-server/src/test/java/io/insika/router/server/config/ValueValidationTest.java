@@ -90,6 +90,26 @@ class ValueValidationTest {
     }
 
     @Test
+    void aPlacementIdIsVisibleAsciiAndNoTwoBackendsShareOne() {
+        assertThat(files.problems("backends: { static: [ { url: \"http://10.0.0.1:1\", id: \"a b\" } ] }"), contains(
+                "backends.static[0].id: [a b] (expected: 1 to 255 visible ASCII characters, no space: the id the"
+                        + " cluster knows this backend by)"));
+        assertThat(files.problems("backends: { static: [ { url: \"http://10.0.0.1:1\", id: \"10.0.0.2:1\" },"
+                        + " \"http://10.0.0.2:1\" ] }"),
+                contains("backends.static[1]: [10.0.0.2:1] (expected: an id no other backend has; backends.static[0]"
+                        + ".url has it too)"));
+    }
+
+    @Test
+    void anIdTemplateNamesTheAddressAndOnlyKnownPlaceholders() {
+        String expected = "(expected: " + AddressTemplate.EXPECTED + ")";
+        for (String template : new String[] {"actor", "{name}:{port}", "{ip", "{ip} {port}"}) {
+            assertThat(template, files.problems("backends: { dns: { name: a.test, port: 1, id: \"" + template + "\" } }"),
+                    contains("backends.dns.id: [" + template + "] " + expected));
+        }
+    }
+
+    @Test
     void aHealthCheckPathStartsWithASlashAndItsTimeoutFitsItsInterval() {
         assertThat(files.problems("health: { path: healthz }"), contains(
                 "health.path: [healthz] (expected: empty (no active checks) or a path starting with /, such as /healthz)"));

@@ -76,6 +76,17 @@ class DnsBackendDiscoveryTest {
     }
 
     @Test
+    void eachResolvedBackendIsPlacedUnderTheIdItsTemplateMakesFromItsAddress() {
+        dns.records("127.0.0.11 pods.test", "127.0.0.12 pods.test");
+
+        discovery = DnsBackendDiscovery.start(new DnsBackends(NAME, PORT, INTERVAL, Optional.of(dns.address()),
+                Duration.ofMillis(500), new io.insika.router.server.config.AddressTemplate("actor@{ip-dashed}:{port}")), pool);
+
+        assertThat(ids(), is(List.of("actor@127-0-0-11:9292", "actor@127-0-0-12:9292")));
+        assertThat(pool.snapshot().backends().getFirst().uri().toString(), is("http://127.0.0.11:9292"));
+    }
+
+    @Test
     void aNewRecordJoinsThePoolWithinOneInterval() {
         dns.records("127.0.0.11 pods.test");
         discovery = start(NAME, dns.address());
