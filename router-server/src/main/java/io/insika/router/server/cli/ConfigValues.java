@@ -5,6 +5,7 @@ import java.util.function.ToIntFunction;
 import java.util.stream.Collectors;
 
 import io.insika.router.server.backends.BackendLimits;
+import io.insika.router.server.config.AddressTemplate;
 import io.insika.router.server.config.DnsBackends;
 import io.insika.router.server.config.DurationText;
 import io.insika.router.server.config.RouterConfig;
@@ -71,6 +72,7 @@ final class ConfigValues {
             case "backends.dns.resolver" -> dns.resolver().map(Object::toString).orElse("the system's");
             case "backends.dns.timeout" -> DurationText.format(dns.timeout());
             case "backends.dns.id" -> dns.id().text();
+            case "backends.dns.public-address" -> dns.publicAddress().map(AddressTemplate::text).orElse("(none)");
             default -> "";
         };
     }

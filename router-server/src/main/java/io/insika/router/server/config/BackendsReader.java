@@ -37,6 +37,12 @@ final class BackendsReader {
     // A template is checked on a sample address: what it makes must be an id.
     private static final ValueType<AddressTemplate> ID_TEMPLATE = new ValueType<>(AddressTemplate.EXPECTED,
             text -> AddressTemplate.parse(text).filter(t -> Backend.isPlacementId(t.apply("ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff", 65535))));
+    private static final String PUBLIC_FORM = "http(s)://host[:port][/path], the address clients reach this"
+            + " backend at (never its internal one), such as https://host-3.example.com";
+    private static final ValueType<URI> PUBLIC_ADDRESS = new ValueType<>(PUBLIC_FORM, BackendsReader::publicAddress);
+    private static final ValueType<AddressTemplate> PUBLIC_TEMPLATE = new ValueType<>(
+            AddressTemplate.EXPECTED.replace("actor-host@{ip}:{port}", "https://{ip-dashed}.actors.example.com"),
+            text -> AddressTemplate.parse(text).filter(t -> publicAddress(t.apply("10.42.0.7", 9292)).isPresent()));
     private static final ValueType<Integer> SLOTS = ValueType.integer(0, 1_000_000,
             "a whole number from 0 (no limit) to 1000000");
 
@@ -114,7 +120,10 @@ final class BackendsReader {
         Duration timeout = reader.read("backends.dns.timeout", null, DnsBackends.DEFAULT_TIMEOUT,
                 ValueType.positiveDuration());
         AddressTemplate id = reader.read("backends.dns.id", null, AddressTemplate.DEFAULT_ID, ID_TEMPLATE);
-        return new DnsBackends(name, port, interval, resolver, timeout, id);
+        Optional<AddressTemplate> publicAddress = reader.scalar("backends.dns.public-address", "backends.dns.public-address")
+                .flatMap(text -> reader.parse("backends.dns.public-address", text, PUBLIC_TEMPLATE));
+        reader.origin("backends.dns.public-address", publicAddress.isPresent() ? reader.fileSource() : ValueSource.DEFAULT);
+        return new DnsBackends(name, port, interval, resolver, timeout, id, publicAddress);
     }
 
     private List<Backend> fromEnvironment(String text) {
@@ -145,9 +154,14 @@ final class BackendsReader {
                         .orElse(Backend.DEFAULT_WEIGHT);
                 Optional<String> id = reader.scalar(entry.get("id"), label + ".id")
                         .flatMap(text -> reader.parse(label + ".id", text, PLACEMENT_ID));
+                Optional<URI> publicAddress = reader.scalar(entry.get("public-address"), label + ".public-address")
+                        .flatMap(text -> reader.parse(label + ".public-address", text, PUBLIC_ADDRESS));
                 Optional<Integer> maxRequests = slots(entry, label, "max-requests");
                 Optional<Integer> maxTunnels = slots(entry, label, "max-tunnels");
                 Backend backend = add(label + ".url", url.orElse(""), weight, id, backends, seen);
+                if (backend != null && publicAddress.isPresent()) {
+                    backends.set(backends.size() - 1, backend.withPublicAddress(publicAddress.get()));
+                }
                 if (backend != null && (maxRequests.isPresent() || maxTunnels.isPresent())) {
                     perBackend.put(backend.id(), new BackendLimits(maxRequests.orElse(defaults.maxRequests()),
                             maxTunnels.orElse(defaults.maxTunnels())));
@@ -158,6 +172,19 @@ final class BackendsReader {
             }
         }
         return backends;
+    }
+
+    /** An absolute http(s) URI with a host, and no query, fragment or user info. */
+    static Optional<URI> publicAddress(String text) {
+        try {
+            URI uri = new URI(text.trim());
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(java.util.Locale.ROOT);
+            boolean valid = (scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null
+                    && uri.getRawQuery() == null && uri.getRawFragment() == null && uri.getRawUserInfo() == null;
+            return valid ? Optional.of(uri) : Optional.empty();
+        } catch (URISyntaxException e) {
+            return Optional.empty();
+        }
     }
 
     private Optional<Integer> slots(Config entry, String label, String key) {

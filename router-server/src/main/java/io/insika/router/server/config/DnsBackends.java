@@ -23,9 +23,12 @@ import java.util.Optional;
  *                 2 s ({@code backends.dns.timeout})
  * @param id       each resolved backend's placement id, from its address; default
  *                 {@code {host}:{port}} ({@code backends.dns.id})
+ * @param publicAddress each resolved backend's public address, for redirects; none by default
+ *                 ({@code backends.dns.public-address})
  */
 public record DnsBackends(String name, int port, Duration interval, Optional<InetSocketAddress> resolver,
-                          Duration timeout, AddressTemplate id) implements BackendSource {
+                          Duration timeout, AddressTemplate id, Optional<AddressTemplate> publicAddress)
+        implements BackendSource {
 
     /** Seconds between resolutions when none is configured, as in the seed. */
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(15);
@@ -39,11 +42,12 @@ public record DnsBackends(String name, int port, Duration interval, Optional<Ine
         Objects.requireNonNull(resolver, "resolver");
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(publicAddress, "publicAddress");
     }
 
-    /** Placed by {@code host:port}. */
+    /** Placed by {@code host:port}, with no public address. */
     public DnsBackends(String name, int port, Duration interval, Optional<InetSocketAddress> resolver,
                        Duration timeout) {
-        this(name, port, interval, resolver, timeout, AddressTemplate.DEFAULT_ID);
+        this(name, port, interval, resolver, timeout, AddressTemplate.DEFAULT_ID, Optional.empty());
     }
 }

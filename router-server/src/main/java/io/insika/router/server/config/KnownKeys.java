@@ -36,14 +36,15 @@ final class KnownKeys {
             "backends", new Fields(Map.of(
                     "max-requests", OPEN, "max-tunnels", OPEN,
                     "static", new Items(new Fields(Map.of("url", OPEN, "weight", OPEN, "id", OPEN,
-                            "max-requests", OPEN, "max-tunnels", OPEN))),
+                            "public-address", OPEN, "max-requests", OPEN, "max-tunnels", OPEN))),
                     "dns", new Fields(Map.of("name", OPEN, "port", OPEN, "interval", OPEN, "resolver", OPEN,
-                            "timeout", OPEN, "id", OPEN)))),
+                            "timeout", OPEN, "id", OPEN, "public-address", OPEN)))),
             "proxy", new Fields(Map.of("body-max-bytes", OPEN, "backend-timeout", OPEN, "client-body-timeout", OPEN,
                     "client-send-timeout", OPEN, "trusted-proxies", OPEN, "max-requests", OPEN, "peek-budget", OPEN,
                     "access-log", OPEN)),
             "health", new Fields(Map.of("down-time", OPEN, "path", OPEN, "interval", OPEN, "timeout", OPEN)),
-            "routes", new Items(new Fields(Map.of("methods", OPEN, "path", OPEN, "keys", new Items(OPEN))))));
+            "routes", new Items(new Fields(Map.of("methods", OPEN, "path", OPEN, "keys", new Items(OPEN),
+                    "on-miss", OPEN, "redirect-origins", OPEN, "max-redirects", OPEN)))));
 
     private KnownKeys() {
     }

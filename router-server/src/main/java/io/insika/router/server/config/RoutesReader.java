@@ -14,6 +14,7 @@ import io.helidon.config.Config;
 import io.insika.router.api.PluginOptions;
 import io.insika.router.server.routing.DefaultRoutes;
 import io.insika.router.server.routing.ExtractorSpec;
+import io.insika.router.server.routing.MissPolicy;
 import io.insika.router.server.routing.RouteSpec;
 
 /**
@@ -24,6 +25,14 @@ import io.insika.router.server.routing.RouteSpec;
 final class RoutesReader {
 
     private static final Pattern METHOD = Pattern.compile("[A-Za-z]+");
+    private static final ValueType<MissPolicy.Mode> ON_MISS = new ValueType<>("proxy, redirect or auto",
+            text -> MissPolicy.Mode.of(text.toLowerCase(Locale.ROOT)));
+    private static final ValueType<Integer> MAX_REDIRECTS = ValueType.integer(0, 10, "a whole number from 0 to 10");
+    // An Origin header's form: scheme://host[:port], nothing after
+    private static final Pattern ORIGIN_FORM = Pattern.compile("https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?|https?://\\[[0-9A-Fa-f:.]+](:[0-9]{1,5})?");
+    private static final ValueType<String> ORIGIN = new ValueType<>(
+            "an origin as browsers send it: scheme://host[:port], such as https://app.example.com",
+            text -> ORIGIN_FORM.matcher(text).matches() ? Optional.of(text.toLowerCase(Locale.ROOT)) : Optional.empty());
 
     private final SettingReader reader;
 
@@ -62,10 +71,37 @@ final class RoutesReader {
             reader.problem(label + ".path", "", "a path template starting with /, such as /channels/{id}/messages");
         }
         List<ExtractorSpec> keys = keys(entry.get("keys"), label);
+        MissPolicy onMiss = onMiss(entry, label);
         if (path.isEmpty() || keys.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new RouteSpec(methods, path.get().trim(), keys));
+        return Optional.of(new RouteSpec(methods, path.get().trim(), keys, onMiss));
+    }
+
+    // on-miss, with redirect-origins and max-redirects, which only redirecting routes may set
+    private MissPolicy onMiss(Config entry, String label) {
+        MissPolicy.Mode mode = reader.scalar(entry.get("on-miss"), label + ".on-miss")
+                .flatMap(text -> reader.parse(label + ".on-miss", text, ON_MISS))
+                .orElse(MissPolicy.Mode.PROXY);
+        Set<String> origins = new LinkedHashSet<>();
+        Config originsNode = entry.get("redirect-origins");
+        if (originsNode.exists()) {
+            if (mode != MissPolicy.Mode.AUTO) {
+                reader.problem(label + ".redirect-origins", SettingReader.describe(originsNode),
+                        "absent unless on-miss is auto: redirect redirects every origin, proxy none");
+            }
+            List<Config> items = originsNode.type() == Config.Type.LIST ? originsNode.asNodeList().orElse(List.of())
+                    : List.of(originsNode);
+            for (int i = 0; i < items.size(); i++) {
+                String itemLabel = label + ".redirect-origins[" + i + "]";
+                reader.scalar(items.get(i), itemLabel).flatMap(text -> reader.parse(itemLabel, text, ORIGIN))
+                        .ifPresent(origins::add);
+            }
+        }
+        int maxRedirects = reader.scalar(entry.get("max-redirects"), label + ".max-redirects")
+                .flatMap(text -> reader.parse(label + ".max-redirects", text, MAX_REDIRECTS))
+                .orElse(MissPolicy.DEFAULT_MAX_REDIRECTS);
+        return new MissPolicy(mode, origins, maxRedirects);
     }
 
     private Set<String> methods(Config node, String label) {

@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -99,9 +100,22 @@ public final class DnsBackendDiscovery implements BackendDiscovery {
             String ip = AddressText.of(address);
             Backend backend = Backend.of(new URI("http", null, ip, settings.port(), null, null, null));
             String id = settings.id().apply(ip, settings.port());
-            return id.equals(backend.id()) ? backend : backend.withId(id);
+            if (!id.equals(backend.id())) {
+                backend = backend.withId(id);
+            }
+            return settings.publicAddress().flatMap(template -> publicAddress(template.apply(ip, settings.port())))
+                    .map(backend::withPublicAddress).orElse(backend);
         } catch (URISyntaxException e) {
             throw new IllegalStateException("an IP literal always makes a URI: " + address, e);
+        }
+    }
+
+    // {ip} of an IPv6 address makes no URI without brackets: that backend is proxied to, never redirected
+    private static Optional<URI> publicAddress(String text) {
+        try {
+            return Optional.of(new URI(text)).filter(uri -> uri.getHost() != null);
+        } catch (URISyntaxException e) {
+            return Optional.empty();
         }
     }
 

@@ -48,6 +48,8 @@ public final class RouterMetrics {
     private final Counter responses;
     private final Histogram responseHead;
     private final Counter errors;
+    private final Counter redirects;
+    private final Counter redirectsUnavailable;
     private final Gauge active;
     private final Gauge tunnels;
     private final Map<Route, CounterDataPoint[]> byRoute = new IdentityHashMap<>();
@@ -78,6 +80,12 @@ public final class RouterMetrics {
         errors = Counter.builder().name(PREFIX + "backend_errors")
                 .help("Requests that got no complete answer from their backend, by why")
                 .labelNames("backend", "error").withoutExemplars().register(registry);
+        redirects = Counter.builder().name(PREFIX + "redirects")
+                .help("Keyed requests answered 421 with their owner's public address instead of being proxied")
+                .labelNames("route", "backend").withoutExemplars().register(registry);
+        redirectsUnavailable = Counter.builder().name(PREFIX + "redirects_unavailable")
+                .help("Requests of a redirecting route proxied because their owner has no public-address")
+                .labelNames("backend").withoutExemplars().register(registry);
         active = Gauge.builder().name(PREFIX + "active_requests")
                 .help("Proxied requests in flight, streams included").withoutExemplars().register(registry);
         tunnels = Gauge.builder().name(PREFIX + "open_tunnels")
@@ -125,6 +133,16 @@ public final class RouterMetrics {
         if (series != null) {
             series.inc();
         }
+    }
+
+    /** A keyed request was redirected to its owner's public address. */
+    public void redirected(Route route, Backend owner) {
+        redirects.labelValues(route.toString(), owner.id()).inc();
+    }
+
+    /** A request would have been redirected, but its owner has no public address. */
+    public void redirectUnavailable(Backend owner) {
+        redirectsUnavailable.labelValues(owner.id()).inc();
     }
 
     /** The series of the backend a request was sent to. */
@@ -239,6 +257,8 @@ public final class RouterMetrics {
                     responses.removeIf(labels -> labels.get(0).equals(id));
                     errors.removeIf(labels -> labels.get(0).equals(id));
                     responseHead.remove(id);
+                    redirects.removeIf(labels -> labels.get(1).equals(id));
+                    redirectsUnavailable.remove(id);
                 }
             }
             Set<String> gone = new HashSet<>(byBackend.keySet());

@@ -193,15 +193,15 @@ final class Placer {
         for (int i = 0; i < extractors.size(); i++) {
             Optional<String> key = extract(extractors.get(i), view);
             if (key.isPresent()) {
-                return Optional.of(new Found(key.get(), disagree(key.get(), extractors.subList(i + 1,
-                        extractors.size()), view)));
+                return Optional.of(new Found(key.get(), disagree(key.get(), extractors, i + 1, view)));
             }
         }
         return Optional.empty();
     }
 
-    private static boolean disagree(String key, List<KeyExtractor> later, IncomingRequestView view) {
-        for (KeyExtractor extractor : later) {
+    private static boolean disagree(String key, List<KeyExtractor> extractors, int from, IncomingRequestView view) {
+        for (int i = from; i < extractors.size(); i++) {
+            KeyExtractor extractor = extractors.get(i);
             if (!extractor.needsBody() && extract(extractor, view).filter(other -> !other.equals(key)).isPresent()) {
                 return true;
             }

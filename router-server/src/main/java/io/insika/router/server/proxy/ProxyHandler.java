@@ -2,6 +2,7 @@ package io.insika.router.server.proxy;
 
 import java.lang.System.Logger.Level;
 import java.net.SocketAddress;
+import java.net.URI;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.LongAdder;
@@ -39,6 +40,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     private final LongAdder overloadRefusals = new LongAdder();
     private final LongAdder redispatches = new LongAdder();
     private final PeekBudget peekBudget;
+    private final Redirector redirector;
 
     /**
      * @param routes   the keyed routes
@@ -66,6 +68,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
                 client::openCount);
         this.requestSlots = new Semaphore(settings.maxRequests());
         this.peekBudget = new PeekBudget(settings.peekBudget());
+        this.redirector = new Redirector(metrics);
         metrics.counter("overload_refusals", "Requests answered with the retry envelope because the router was full:"
                 + " max-requests in flight, or no peek budget left", overloadRefusals::sum);
         metrics.counter("redispatches", "Requests without a key sent to another backend after theirs could not be"
@@ -100,7 +103,12 @@ public final class ProxyHandler implements Handler, AutoCloseable {
             } else {
                 placed = placer.place(request.prologue(), request.headers(), body);
                 failure = placed.refusal() != null ? Optional.of(placed.refusal()) : clientBodyFailure(body, placed);
-                if (failure.isEmpty()) {
+                Optional<URI> redirect = failure.isEmpty() ? redirector.target(placed, request.headers())
+                        : Optional.empty();
+                if (redirect.isPresent()) {
+                    redirector.send(response, placed, redirect.get(), request.headers(),
+                            body != null && !body.fullyRead());
+                } else if (failure.isEmpty()) {
                     failure = forward(request, response, placed, body);
                     if (redispatchable(failure, placed, body)) {
                         Attempt last = redispatch(request, response, placed, body);

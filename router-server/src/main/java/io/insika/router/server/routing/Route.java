@@ -13,8 +13,10 @@ import io.insika.router.api.PathTemplate;
  * @param template   the path template
  * @param extractors tried in order; the first key found wins
  * @param needsBody  whether any extractor reads the body, so the body is peeked at all
+ * @param onMiss     proxy keyed requests to their owner, or redirect the client there
  */
-public record Route(Set<String> methods, PathTemplate template, List<KeyExtractor> extractors, boolean needsBody) {
+public record Route(Set<String> methods, PathTemplate template, List<KeyExtractor> extractors, boolean needsBody,
+                    MissPolicy onMiss) {
 
     public Route {
         methods = Set.copyOf(methods);

@@ -52,7 +52,7 @@ public final class RouteTable {
                 extractors.add(provider.create(key.options()));
             }
             boolean needsBody = extractors.stream().anyMatch(KeyExtractor::needsBody);
-            routes.add(new Route(spec.methods(), template, extractors, needsBody));
+            routes.add(new Route(spec.methods(), template, extractors, needsBody, spec.onMiss()));
         }
         return new RouteTable(routes);
     }

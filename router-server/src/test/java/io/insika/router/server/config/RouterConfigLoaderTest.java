@@ -14,6 +14,7 @@ import io.insika.router.api.PluginOptions;
 import io.insika.router.server.backends.BackendLimits;
 import io.insika.router.server.backends.HealthSettings;
 import io.insika.router.server.routing.DefaultRoutes;
+import io.insika.router.server.routing.MissPolicy;
 import io.insika.router.server.routing.RouteSpec;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -231,6 +232,28 @@ class RouterConfigLoaderTest {
         assertThat(((DnsBackends) dnsIds.backends()).id().apply("10.0.4.9", 7311), is("actor@10.0.4.9"));
         assertThat(((DnsBackends) files.load("backends: { dns: { name: hosts.test, port: 7311 } }").backends()).id()
                 .apply("fd00::7", 7311), is("[fd00::7]:7311"));
+    }
+
+    @Test
+    void aRouteMayRedirectToOwnersThatPublishAnAddress() {
+        RouterConfig config = files.load("""
+                backends:
+                  static: [ { url: "http://10.0.4.7:7311", public-address: "https://host-1.example.com" } ]
+                routes:
+                  - path: /actors/*
+                    keys: [ { type: header, name: x-sigx-actor-route } ]
+                    on-miss: auto
+                    redirect-origins: [ "https://App.example.com" ]
+                    max-redirects: 1
+                """);
+
+        assertThat(((StaticBackends) config.backends()).backends().getFirst().publicAddress(),
+                is(Optional.of(URI.create("https://host-1.example.com"))));
+        assertThat(config.routes().getFirst().onMiss(), is(new MissPolicy(MissPolicy.Mode.AUTO,
+                Set.of("https://app.example.com"), 1)));
+        assertThat(((DnsBackends) files.load("backends: { dns: { name: a.test, port: 1, public-address:"
+                + " \"https://{ip-dashed}.actors.test\" } }").backends()).publicAddress().orElseThrow()
+                .apply("10.42.0.7", 1), is("https://10-42-0-7.actors.test"));
     }
 
     @Test

@@ -101,6 +101,31 @@ class ValueValidationTest {
     }
 
     @Test
+    void aRoutesOnMissIsProxyRedirectOrAutoAndOnlyAutoTakesOrigins() {
+        String route = "routes: [ { path: /a, keys: [ { type: header, name: X } ], ";
+        assertThat(files.problems(route + "on-miss: bounce } ]"),
+                contains("routes[0].on-miss: [bounce] (expected: proxy, redirect or auto)"));
+        assertThat(files.problems(route + "on-miss: redirect, redirect-origins: [ \"https://a.test\" ] } ]"),
+                contains("routes[0].redirect-origins: [a list] (expected: absent unless on-miss is auto: redirect"
+                        + " redirects every origin, proxy none)"));
+        assertThat(files.problems(route + "on-miss: auto, redirect-origins: [ \"https://a.test/app\" ] } ]"),
+                contains("routes[0].redirect-origins[0]: [https://a.test/app] (expected: an origin as browsers send"
+                        + " it: scheme://host[:port], such as https://app.example.com)"));
+        assertThat(files.problems(route + "on-miss: redirect, max-redirects: 11 } ]"),
+                contains("routes[0].max-redirects: [11] (expected: a whole number from 0 to 10)"));
+    }
+
+    @Test
+    void aPublicAddressIsAnAbsoluteHttpUri() {
+        assertThat(files.problems("backends: { static: [ { url: \"http://10.0.0.1:1\", public-address: \"host-3\" } ] }"),
+                contains("backends.static[0].public-address: [host-3] (expected: http(s)://host[:port][/path], the"
+                        + " address clients reach this backend at (never its internal one), such as"
+                        + " https://host-3.example.com)"));
+        assertThat(files.problems("backends: { dns: { name: a.test, port: 1, public-address: \"https://actors.test\" } }")
+                .getFirst(), org.hamcrest.Matchers.startsWith("backends.dns.public-address: [https://actors.test]"));
+    }
+
+    @Test
     void anIdTemplateNamesTheAddressAndOnlyKnownPlaceholders() {
         String expected = "(expected: " + AddressTemplate.EXPECTED + ")";
         for (String template : new String[] {"actor", "{name}:{port}", "{ip", "{ip} {port}"}) {

@@ -76,14 +76,17 @@ class DnsBackendDiscoveryTest {
     }
 
     @Test
-    void eachResolvedBackendIsPlacedUnderTheIdItsTemplateMakesFromItsAddress() {
+    void eachResolvedBackendGetsTheIdAndPublicAddressItsTemplatesMakeFromItsAddress() {
         dns.records("127.0.0.11 pods.test", "127.0.0.12 pods.test");
 
         discovery = DnsBackendDiscovery.start(new DnsBackends(NAME, PORT, INTERVAL, Optional.of(dns.address()),
-                Duration.ofMillis(500), new io.insika.router.server.config.AddressTemplate("actor@{ip-dashed}:{port}")), pool);
+                Duration.ofMillis(500), new io.insika.router.server.config.AddressTemplate("actor@{ip-dashed}:{port}"),
+                Optional.of(new io.insika.router.server.config.AddressTemplate("https://{ip-dashed}.actors.test"))), pool);
 
         assertThat(ids(), is(List.of("actor@127-0-0-11:9292", "actor@127-0-0-12:9292")));
-        assertThat(pool.snapshot().backends().getFirst().uri().toString(), is("http://127.0.0.11:9292"));
+        Backend first = pool.snapshot().backends().getFirst();
+        assertThat(first.uri().toString(), is("http://127.0.0.11:9292"));
+        assertThat(first.publicAddress().orElseThrow().toString(), is("https://127-0-0-11.actors.test"));
     }
 
     @Test
