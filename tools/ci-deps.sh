@@ -2,11 +2,13 @@
 # test suite starts itself.
 #   dnsmasq: the DNS discovery tests run a real DNS server on a loopback port. dnsmasq-base
 #            is the binary alone; the dnsmasq package would also start a system service.
-#   nodejs, python3: the route-token tests run the JavaScript and Python reference
-#            implementations in clients/ against the Java one.
+#   nodejs, npm, python3: the route-token tests run the JavaScript and Python reference
+#            implementations in clients/ against the Java one; SocketIoClientTest installs
+#            npm's socket.io and socket.io-client (clients/socketio-check) on first use.
 missing=()
 command -v dnsmasq >/dev/null 2>&1 || [ -x /usr/sbin/dnsmasq ] || missing+=(dnsmasq-base)
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 if [ ${#missing[@]} -gt 0 ]; then
     apt-get update -qq
