@@ -5,11 +5,14 @@
 #   nodejs, npm, python3: the route-token tests run the JavaScript and Python reference
 #            implementations in clients/ against the Java one; SocketIoClientTest installs
 #            npm's socket.io and socket.io-client (clients/socketio-check) on first use.
+#   python3-xxhash: the Python owner(key, ids) reference's rendezvous (PyPI is not reachable),
+#            run with Debian's /usr/bin/python3.
 missing=()
 command -v dnsmasq >/dev/null 2>&1 || [ -x /usr/sbin/dnsmasq ] || missing+=(dnsmasq-base)
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
-command -v python3 >/dev/null 2>&1 || missing+=(python3)
+[ -x /usr/bin/python3 ] || missing+=(python3)
+/usr/bin/python3 -c 'import xxhash' >/dev/null 2>&1 || missing+=(python3-xxhash)
 if [ ${#missing[@]} -gt 0 ]; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
