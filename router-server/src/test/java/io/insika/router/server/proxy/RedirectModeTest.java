@@ -86,6 +86,21 @@ class RedirectModeTest {
     }
 
     @Test
+    void aRedirectedRequestsUnreadBodyIsCutOffWithTheConnectionNeverReadAsARequest() throws Exception {
+        start(new MissPolicy(MissPolicy.Mode.REDIRECT, Set.of(), 2));
+        // the key comes first, so the peek stops there: the rest, a smuggled request included, is never read
+        String body = "{\"user\":\"" + userOwnedBy(0) + "\",\"pad\":\"" + "x".repeat(100_000) + "\"}"
+                + "GET /slow-smuggled HTTP/1.1\r\nHost: x\r\n\r\n";
+        String answer = EdgeSafetyTest.rawExchange(router.port(), "POST /v1/responses HTTP/1.1\r\nHost: x\r\n"
+                + "Content-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n" + body);
+
+        assertThat(answer, org.hamcrest.Matchers.startsWith("HTTP/1.1 421"));
+        assertThat(answer, containsString("Connection: close"));
+        assertThat("one answer, and then the close", answer.indexOf("HTTP/1.1", 1), is(-1));
+        assertThat(backends.get(0).hits.get() + backends.get(1).hits.get(), is(0));
+    }
+
+    @Test
     void byDefaultEveryKeyedRequestIsProxied() throws Exception {
         start(MissPolicy.PROXY);
         assertThat(call(userOwnedBy(0), Map.of()).statusCode(), is(200));
