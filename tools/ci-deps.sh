@@ -1,3 +1,4 @@
+# Sourced by bash (it uses arrays): .ci/run, or `sudo bash -c ". tools/ci-deps.sh"`.
 # Sourced by .ci/run (as root, on a fresh Debian machine): installs the Debian packages the
 # test suite starts itself.
 #   dnsmasq: the DNS discovery tests run a real DNS server on a loopback port. dnsmasq-base
