@@ -1,6 +1,5 @@
-# Sourced by bash (it uses arrays): .ci/run, or `sudo bash -c ". tools/ci-deps.sh"`.
-# Sourced by .ci/run (as root, on a fresh Debian machine): installs the Debian packages the
-# test suite starts itself.
+# Sourced by bash, as root, on a Debian machine (.ci/run, or `sudo bash -c '. tools/ci-deps.sh'`):
+# installs the Debian packages the test suite starts itself, when they are missing.
 #   dnsmasq: the DNS discovery tests run a real DNS server on a loopback port. dnsmasq-base
 #            is the binary alone; the dnsmasq package would also start a system service.
 #   nodejs, npm, python3: the route-token tests run the JavaScript and Python reference
