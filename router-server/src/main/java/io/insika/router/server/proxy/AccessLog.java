@@ -31,7 +31,8 @@ import io.helidon.webserver.http.ServerResponse;
  *   bytes=1234 ms=12.410 backend=10.0.0.5:9292 placement=key key=#a1b2c3d4e5f6 error=-
  *   request_id=-
  * </pre>
- * The session key appears only as a digest, and the query string not at all: both may carry
+ * The session key appears only as a digest (a path segment that is the key is written
+ * {@code {key}}), and the query string not at all: both may carry
  * what a log should not (seed 004). Values a client controls are quoted and escaped, so a
  * crafted path cannot forge a second line or a field.
  *
@@ -99,6 +100,37 @@ final class AccessLog implements AutoCloseable {
     }
 
     /**
+     * The path with every segment that is the session key (as sent, or percent-decoded) written
+     * {@code {key}}: a key taken from the path must not reach the log in clear through it.
+     */
+    static String withoutKey(String rawPath, String key) {
+        if (key.isEmpty() || rawPath.indexOf('/') < 0) {
+            return rawPath;
+        }
+        String[] segments = rawPath.split("/", -1);
+        boolean masked = false;
+        for (int i = 0; i < segments.length; i++) {
+            if (segments[i].equals(key) || decoded(segments[i]).equals(key)) {
+                segments[i] = "{key}";
+                masked = true;
+            }
+        }
+        return masked ? String.join("/", segments) : rawPath;
+    }
+
+    // RFC 3986 percent-decoding of one segment ('+' is a plus in a path); a malformed escape is kept as is
+    private static String decoded(String segment) {
+        if (segment.indexOf('%') < 0) {
+            return segment;
+        }
+        try {
+            return java.net.URLDecoder.decode(segment.replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return segment;
+        }
+    }
+
+    /**
      * Logs a finished exchange that has no Helidon request and response: a WebSocket tunnel.
      *
      * @param requestId the client's {@code X-Request-Id}, or {@code null}
@@ -113,7 +145,7 @@ final class AccessLog implements AutoCloseable {
         line.append(" method=");
         value(line, method);
         line.append(" path=");
-        value(line, rawPath);
+        value(line, placed == null || placed.key() == null ? rawPath : withoutKey(rawPath, placed.key()));
         line.append(" status=").append(status);
         line.append(" bytes=").append(bytes);
         long fraction = micros % 1_000;

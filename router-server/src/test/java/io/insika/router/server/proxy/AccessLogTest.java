@@ -4,16 +4,25 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.insika.router.api.Backend;
+import io.insika.router.api.PluginOptions;
+import io.insika.router.server.RouterServer;
+import io.insika.router.server.plugin.PluginRegistry;
+import io.insika.router.server.routing.ExtractorSpec;
+import io.insika.router.server.routing.RouteSpec;
+import io.insika.router.server.routing.RouteTable;
 import io.insika.router.server.testing.Eventually;
 import io.insika.router.server.testing.Scrape;
 
@@ -52,6 +61,37 @@ class AccessLogTest {
         assertThat(line, not(containsString("alice")));
         assertThat(line, not(containsString("s3cret"))); // the query string is never logged
         assertThat(line, containsString("key=" + SessionKeyDigest.of("alice@example.com")));
+    }
+
+    @Test
+    void aKeyTakenFromThePathIsMaskedInThePathItIsLoggedWith() throws Exception {
+        TestBackend backend = TestBackend.start("backend-0");
+        RouteSpec sessions = new RouteSpec(
+                Set.of(), "/sessions/{id}/*", List.of(new ExtractorSpec(
+                        "path-segment", PluginOptions.of("routes[0].keys[0]",
+                                Map.of("parameter", "id")))));
+        try (RouterServer server = RouterServer.start("127.0.0.1", 0,
+                RouteTable.build(List.of(sessions),
+                        PluginRegistry.builtIn()),
+                RouterFixture.ketamaPool(List.of(backend.backend())), logging)) {
+            RouterFixture.CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
+                    + "/sessions/alice%40example.com/events")).build(), HttpResponse.BodyHandlers.ofString());
+            String line = onlyLine();
+
+            assertThat(line, containsString(" path=/sessions/{key}/events "));
+            assertThat(line, containsString("key=" + SessionKeyDigest.of("alice@example.com")));
+            assertThat(line, not(containsString("alice")));
+        } finally {
+            backend.close();
+        }
+    }
+
+    @Test
+    void onlyWholeSegmentsThatAreTheKeyAreMasked() {
+        assertThat(AccessLog.withoutKey("/r/h1abc/Counter%23inc", "h1abc"), is("/r/{key}/Counter%23inc"));
+        assertThat(AccessLog.withoutKey("/users/bob/bobby", "bob"), is("/users/{key}/bobby"));
+        assertThat(AccessLog.withoutKey("/v1/responses", "alice"), is("/v1/responses"));
+        assertThat(AccessLog.withoutKey("/a/%zz/b", "x"), is("/a/%zz/b"));
     }
 
     @Test
