@@ -129,11 +129,12 @@ class ActorLocalityTest {
         final String memberId;
         volatile Picker cluster;
         private final ServerSocket server;
+        private final Thread acceptor;
 
         ActorHost(String memberId) throws IOException {
             this.memberId = memberId;
             this.server = new ServerSocket(0, 200, InetAddress.getLoopbackAddress());
-            Thread.ofVirtual().start(() -> {
+            this.acceptor = Thread.ofVirtual().start(() -> {
                 while (!server.isClosed()) {
                     try {
                         Socket socket = server.accept();
@@ -173,8 +174,11 @@ class ActorLocalityTest {
         public void close() {
             try {
                 server.close();
+                acceptor.join(5_000); // until then, the parked accept may still take a connection
             } catch (IOException ignored) {
                 // closing is all that was wanted
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
     }

@@ -24,10 +24,11 @@ final class RecordingBackend implements AutoCloseable {
 
     private final ServerSocket server;
     private final List<ByteArrayOutputStream> connections = new CopyOnWriteArrayList<>();
+    private final Thread acceptor;
 
     private RecordingBackend() throws IOException {
         this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        Thread.ofVirtual().start(this::accept);
+        this.acceptor = Thread.ofVirtual().start(this::accept);
     }
 
     static RecordingBackend start() throws IOException {
@@ -99,11 +100,15 @@ final class RecordingBackend implements AutoCloseable {
     }
 
     @Override
+    // joined: a listener whose accept() a virtual thread is parked in stays open until it wakes
     public void close() {
         try {
             server.close();
+            acceptor.join(5_000);
         } catch (IOException ignored) {
             // closing is all that was wanted
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

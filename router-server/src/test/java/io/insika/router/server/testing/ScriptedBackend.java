@@ -36,11 +36,12 @@ public final class ScriptedBackend implements AutoCloseable {
     public final List<String> requests = new CopyOnWriteArrayList<>();
     private final ServerSocket server;
     private final Function<String, Answer> script;
+    private final Thread acceptor;
 
     private ScriptedBackend(Function<String, Answer> script) throws IOException {
         this.script = script;
         this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        Thread.ofVirtual().start(this::accept);
+        this.acceptor = Thread.ofVirtual().start(this::accept);
     }
 
     /** Starts a backend that gives every request the answer the script computes from its head. */
@@ -96,12 +97,17 @@ public final class ScriptedBackend implements AutoCloseable {
         return 0;
     }
 
+    // A listener whose accept() a virtual thread is parked in stays open, and may accept one more
+    // connection, until that thread wakes: wait for it, so a closed backend is really gone.
     @Override
     public void close() {
         try {
             server.close();
+            acceptor.join(5_000);
         } catch (IOException ignored) {
             // closing is all that was wanted
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }
