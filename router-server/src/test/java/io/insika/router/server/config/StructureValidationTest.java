@@ -133,4 +133,16 @@ class StructureValidationTest {
         assertThat(fromVariable.problems(), contains("INSIKA_ROUTER_CONFIG: [" + missing + "] (expected: a readable YAML file)"));
         assertThat(fromCommandLine.problems(), contains("--config: [" + missing + "] (expected: a readable YAML file)"));
     }
+
+    @Test
+    void aFileThatIsNotUtf8IsRejectedAsSuch() throws Exception {
+        RouterConfigLoader loader = new RouterConfigLoader(FixturePlugins.registry());
+        Path latin1 = java.nio.file.Files.write(dir.resolve("latin1.yaml"),
+                "server:\n  host: caf\u00e9\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+
+        ConfigException e = assertThrows(ConfigException.class, () -> loader.load(Optional.of(latin1), Map.of()));
+
+        assertThat(e.problems(), contains("--config: [" + latin1 + "] (expected: YAML in UTF-8; found bytes that are"
+                + " not UTF-8)"));
+    }
 }
