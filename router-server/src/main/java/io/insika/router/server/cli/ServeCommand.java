@@ -12,6 +12,8 @@ import io.insika.router.server.plugin.PluginRegistry;
 /** {@code insika-router}: serves until SIGTERM, then stops gracefully. */
 final class ServeCommand {
 
+    private static final System.Logger LOG = System.getLogger(Router.class.getName());
+
     private ServeCommand() {
     }
 
@@ -20,6 +22,7 @@ final class ServeCommand {
         StopSignal stop = StopSignal.install();
         FreePort.require(config.host(), config.port(), "server.port");
         FreePort.require(config.host(), config.adminPort(), "server.admin-port");
+        AotCache.describe().ifPresent(line -> LOG.log(System.Logger.Level.INFO, line));
         Router router = Router.start(config, plugins);
         stop.onRepeat(router::hurry);
         try {

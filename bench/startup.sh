@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Start-up time and idle memory of a built distribution: the time from exec of bin/insika-router
+# to its first proxied answer (a 200 from an nginx backend, not the router's own 503 while the
+# pool is not ready), over several starts, then the resident size of one router left idle after
+# 300 requests.
+#
+# Usage: bench/startup.sh [starts] [router-home]     (default 5 starts, this build's distribution)
+#        INSIKA_ROUTER_JAVA_OPTS=... is passed through, e.g. "-XX:AOTMode=off" to start without
+#        the distribution's AOT cache.
+# Needs nginx (bench/proxy-bench.sh installs it) and python3. Traffic stays on 127.0.0.1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+STARTS=${1:-5}
+ROUTER_HOME=${2:-$(ls -d distribution/target/insika-router-*/ 2>/dev/null | grep -v '\.tar' | head -1)}
+[ -n "$ROUTER_HOME" ] || { echo "build the distribution first: ./mvnw -B -q package -DskipTests" >&2; exit 1; }
+. tools/jdk.sh
+command -v nginx >/dev/null || { apt-get update -qq && apt-get install -y -qq nginx-light; }
+
+WORK=$(mktemp -d)
+PIDS=()
+cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$WORK"; }
+trap cleanup EXIT
+. bench/nginx-backends.sh
+for _ in $(seq 1 50); do curl -fsS -o /dev/null http://127.0.0.1:18081/ 2>/dev/null && break; sleep 0.1; done
+
+sed 's/admin-port: 9091/admin-port: 19097/' "$ROUTER_HOME/conf/insika-router.yaml" > "$WORK/router.yaml"
+export INSIKA_ROUTER_CONFIG="$WORK/router.yaml" INSIKA_ROUTER_PORT=18097 INSIKA_ROUTER_HOST=127.0.0.1 \
+    INSIKA_ROUTER_BACKENDS=http://127.0.0.1:18081,http://127.0.0.1:18082,http://127.0.0.1:18083
+python3 - "$ROUTER_HOME/bin/insika-router" "$STARTS" "$WORK/router.log" <<'PYTHON'
+import socket, subprocess, sys, time
+
+launcher, starts, log = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+REQUEST = b"GET /startup HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+
+def answer():
+    """The whole answer to one request, or None while nothing listens."""
+    try:
+        with socket.create_connection(("127.0.0.1", 18097), timeout=2) as s:
+            s.sendall(REQUEST)
+            data = b""
+            while chunk := s.recv(65536):
+                data += chunk
+            return data
+    except OSError:
+        return None
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+
+times = []
+for run in range(starts + 1):
+    with open(log, "w") as out:
+        began = time.monotonic()
+        router = subprocess.Popen([launcher], stdout=out, stderr=subprocess.STDOUT)
+        while True:
+            got = answer()
+            if got and got.startswith(b"HTTP/1.1 200") and b"backend-" in got:
+                break
+            if router.poll() is not None:
+                sys.exit(f"the router exited with {router.returncode}: see {log}")
+            time.sleep(0.002)
+        took = time.monotonic() - began
+        if run == starts:  # the last one stays up to measure idle memory
+            for _ in range(300):
+                answer()
+            time.sleep(3)
+            print(f"idle RSS after 300 requests: {rss_kib(router.pid) / 1024:.0f} MiB")
+        else:
+            times.append(took)
+            print(f"start {run + 1}: {took * 1000:.0f} ms to the first proxied answer")
+        router.terminate()
+        router.wait()
+times.sort()
+print(f"median of {starts}: {times[len(times) // 2] * 1000:.0f} ms (min {times[0] * 1000:.0f}, max {times[-1] * 1000:.0f})")
+PYTHON
