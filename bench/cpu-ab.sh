@@ -11,6 +11,7 @@
 # them) and a built distribution. Traffic stays on 127.0.0.1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. tools/jdk.sh
 
 ROUNDS=${1:-4}
 DURATION=${2:-10}

@@ -3,6 +3,8 @@
 # insika-router, all on this machine, in one run (compare the ratios, not the absolute numbers).
 #
 # Usage: bench/proxy-bench.sh [duration-seconds]      (default 10)
+#        ORDER="router haproxy direct" bench/proxy-bench.sh   measures the targets in that order
+#        (default "direct haproxy router"): later slots run on a warmer machine, so vary it
 #        BASELINE_HOME=/path/to/an/unpacked/insika-router bench/proxy-bench.sh
 #        also measures that build (say, the last commit's) beside this one, as "baseline": the way
 #        to see what a change costs on a noisy machine.
@@ -81,9 +83,14 @@ for c in 32 256; do
     # warm the JIT and the connection pools before measuring: C2 is still compiling after 3 s
     wrk -t2 -c"$c" -d10s -s bench/sessions.lua http://127.0.0.1:18099 > /dev/null
     [ -z "${BASELINE_HOME:-}" ] || wrk -t2 -c"$c" -d10s -s bench/sessions.lua http://127.0.0.1:18098 > /dev/null
-    run direct 18081 "$c"
-    run haproxy 18090 "$c"
-    run router 18099 "$c"
+    for target in ${ORDER:-direct haproxy router}; do
+        case $target in
+            direct) run direct 18081 "$c" ;;
+            haproxy) run haproxy 18090 "$c" ;;
+            router) run router 18099 "$c" ;;
+            *) echo "ORDER names direct, haproxy and router, not $target" >&2; exit 1 ;;
+        esac
+    done
     [ -z "${BASELINE_HOME:-}" ] || run baseline 18098 "$c"
     if [ "$c" = 256 ]; then
         wrk -t2 -c256 -d"${DURATION}s" -s bench/sessions.lua http://127.0.0.1:18099 > /dev/null & LOAD_PID=$!
