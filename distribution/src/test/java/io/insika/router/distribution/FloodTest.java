@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The tarball's router, with the shipped {@code jvm.options} (a 128 MiB heap that exits on
+ * The tarball's router, with the shipped {@code jvm.options} (a 112 MiB heap that exits on
  * OutOfMemoryError) and its default limits, under the slow-body flood of issue 11: 600 clients
  * each send the head of a keyed {@code POST /v1/responses} declaring 256 KiB, then trickle the
  * body. Throughout, {@code /up} answers, other clients are served, and the process lives; the
