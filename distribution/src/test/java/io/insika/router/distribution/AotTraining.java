@@ -64,9 +64,14 @@ public final class AotTraining {
                     "INSIKA_ROUTER_BACKENDS", backends.stream().map(b -> b.uri().toString())
                             .collect(Collectors.joining(",")),
                     // Adapters and stubs stay out of the cache: 25.0.3 finds some saved under a
-                    // clashing hash and warns about each at every start (JDK-8364929).
+                    // clashing hash and warns about each at every start (JDK-8364929). So do
+                    // the training run's method profiles: replayed, they cost 15% more CPU per
+                    // request for good (bench/cpu-ab.sh, 6 rounds at c32, against no cache),
+                    // because C2 compiled from this varied traffic once and never again from
+                    // the real one; without them the cache is CPU-neutral and starts as fast.
                     "INSIKA_ROUTER_JAVA_OPTS", "-XX:AOTCacheOutput=" + cache
-                            + " -XX:+UnlockDiagnosticVMOptions -XX:-AOTAdapterCaching -XX:-AOTStubCaching");
+                            + " -XX:+UnlockDiagnosticVMOptions -XX:-AOTAdapterCaching -XX:-AOTStubCaching"
+                            + " -XX:-AOTRecordTraining");
             try (RouterProcess router = RouterProcess.start(home.resolve("bin/insika-router"),
                     System.getProperty("java.home"), env).awaitListening()) {
                 train(router.port(), router.adminPort());
