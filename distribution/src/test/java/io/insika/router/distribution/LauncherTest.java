@@ -2,7 +2,10 @@ package io.insika.router.distribution;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -55,5 +58,20 @@ class LauncherTest {
         assertEquals(1, refused.errorLines().size(), refused.stderr());
         assertTrue(refused.stderr().matches("(?s).*is Java 17[.0-9]*, but insika-router needs Java 21 or newer.*"), refused.stderr());
         assertEquals("", refused.stdout());
+    }
+
+    @Test
+    void heapOptsReplaceTheShippedHeapSoAMaximumBelowItsInitialSizeWorks() {
+        // -Xmx64m in INSIKA_ROUTER_JAVA_OPTS alone would clash with the shipped -Xms112m
+        try (WhoAmIBackend backend = new WhoAmIBackend("backend-a");
+             RouterProcess router = RouterProcess.start(dist, Map.of("INSIKA_ROUTER_HEAP_OPTS", "-Xmx64m -Xms64m"),
+                     "--config", dist.configFor(List.of(backend), "").toString()).awaitListening()) {
+            assertEquals("backend-a", Http.postJson(router.port(), "/v1/responses", "{\"user\":\"u\"}").body());
+            Matcher max = Pattern.compile("(?m)^jvm_memory_max_bytes\\{area=\"heap\"} (\\S+)$")
+                    .matcher(Http.get(router.adminPort(), "/observe/metrics", Map.of()).body());
+            assertTrue(max.find(), "the heap's maximum is exported");
+            double mebibytes = Double.parseDouble(max.group(1)) / (1 << 20);
+            assertTrue(mebibytes > 48 && mebibytes <= 64, "heap maximum " + mebibytes + " MiB, expected about 64");
+        }
     }
 }
