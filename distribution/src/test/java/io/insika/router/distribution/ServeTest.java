@@ -66,8 +66,16 @@ class ServeTest {
             RouterProcess.Result route = RouterProcess.run(dist, Map.of(), "route", user, "--config", config.toString());
             assertEquals(0, route.exitCode(), route.stderr());
             WhoAmIBackend owner = BACKENDS.stream().filter(b -> b.name.equals(answeredBy)).findFirst().orElseThrow();
-            assertEquals(user + " -> " + owner.uri(), route.stdout().strip());
+            // the offline answer names the ring the running router exports: they place alike
+            assertEquals(user + " -> " + owner.uri() + " (ring " + ringFingerprint() + ")", route.stdout().strip());
         }
+    }
+
+    private static String ringFingerprint() {
+        java.util.regex.Matcher ring = java.util.regex.Pattern.compile("insika_router_ring_info\\{fingerprint=\"([0-9a-f]{16})\"}")
+                .matcher(Http.get(router.adminPort(), "/observe/metrics", Map.of()).body());
+        assertTrue(ring.find(), "the running router exports its ring fingerprint");
+        return ring.group(1);
     }
 
     @Test

@@ -79,6 +79,7 @@ public final class Router implements AutoCloseable {
     public static BackendPool newPool(RouterConfig config, PluginRegistry registry) {
         return new BackendPool(
                 registry.strategy(config.strategy()).orElseThrow().create(config.strategyOptions()),
+                config.strategy(), config.strategyOptions(),
                 registry.strategy("round-robin").orElseThrow().create(PluginOptions.empty()));
     }
 

@@ -85,7 +85,7 @@ public final class RouterServer implements AutoCloseable {
      */
     public static RouterServer start(ServerSettings server, RouteTable routes, BackendPool pool, ProxySettings settings) {
         Objects.requireNonNull(pool, "pool");
-        RouterMetrics metrics = new RouterMetrics(routes.routes(), () -> pool.snapshot().backends());
+        RouterMetrics metrics = new RouterMetrics(routes.routes(), pool::snapshot, Version.current());
         BackendStates states = new BackendStates(settings.capacity(), settings.health());
         metrics.backendStates(() -> states.current(pool.snapshot().backends()));
         ProxyHandler proxy = new ProxyHandler(routes, pool, states, settings, metrics);

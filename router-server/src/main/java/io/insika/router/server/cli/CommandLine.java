@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.insika.router.api.PluginConfigException;
+import io.insika.router.server.Version;
 import io.insika.router.server.config.ConfigException;
 import io.insika.router.server.plugin.PluginException;
 

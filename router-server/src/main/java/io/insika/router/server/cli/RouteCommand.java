@@ -34,7 +34,8 @@ final class RouteCommand {
             throw new StartupException("no backends: the configuration names none, or DNS returned none");
         }
         Backend owner = pool.snapshot().owner(key).orElseThrow();
-        out.println(key + " -> " + owner.uri());
+        // the fingerprint lets an operator see this is the ring the running routers export
+        out.println(key + " -> " + owner.uri() + " (ring " + pool.snapshot().fingerprint() + ")");
         return CommandLine.OK;
     }
 }

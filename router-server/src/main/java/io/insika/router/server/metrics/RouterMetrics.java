@@ -15,12 +15,14 @@ import io.insika.router.api.Backend;
 import io.insika.router.server.backends.BackendState;
 import io.insika.router.server.backends.Refusal;
 import io.insika.router.server.routing.Route;
+import io.insika.router.server.routing.RoutingSnapshot;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.core.metrics.Info;
 import io.prometheus.metrics.instrumentation.jvm.JvmBufferPoolMetrics;
 import io.prometheus.metrics.instrumentation.jvm.JvmClassLoadingMetrics;
 import io.prometheus.metrics.instrumentation.jvm.JvmCompilationMetrics;
@@ -65,15 +67,17 @@ public final class RouterMetrics {
     private final CounterDataPoint[] unrouted;
     private final Map<String, BackendMeters> byBackend = new ConcurrentHashMap<>();
     private final CounterDataPoint noBackend;
-    private final Supplier<List<Backend>> pool;
+    private final Supplier<RoutingSnapshot> pool;
+    private final Info ring;
     private final Object retireLock = new Object();
     private Set<String> departed = Set.of();
 
     /**
      * @param routes the routes requests can match; their series exist from the start
-     * @param pool   the backends in the pool now
+     * @param pool    the pool's snapshot now
+     * @param version the router's version, for {@code insika_router_build_info}
      */
-    public RouterMetrics(List<Route> routes, Supplier<List<Backend>> pool) {
+    public RouterMetrics(List<Route> routes, Supplier<RoutingSnapshot> pool, String version) {
         this.pool = pool;
         placements = Counter.builder().name(PREFIX + "requests")
                 .help("Proxied requests by the route they matched and how their backend was chosen")
@@ -99,7 +103,13 @@ public final class RouterMetrics {
         tunnels = Gauge.builder().name(PREFIX + "open_tunnels")
                 .help("WebSocket connections tunnelled to their backend now").withoutExemplars().register(registry);
         GaugeWithCallback.builder().name(PREFIX + "backends").help("Backends in the pool")
-                .callback(callback -> callback.call(pool.get().size())).register(registry);
+                .callback(callback -> callback.call(pool.get().backends().size())).register(registry);
+        Info.builder().name(PREFIX + "build").help("The router's version")
+                .labelNames("version").register(registry).setLabelValues(version);
+        ring = Info.builder().name(PREFIX + "ring")
+                .help("The digest of the strategy, its options and the backends' ids and weights:"
+                        + " replicas that place keys alike show the same fingerprint")
+                .labelNames("fingerprint").register(registry);
         Counter mismatches = Counter.builder().name(PREFIX + "carrier_mismatches")
                 .help("Keyed requests whose route's carriers of the key (a header, a path segment) held different"
                         + " values; placed by the first carrier that had one")
@@ -269,6 +279,7 @@ public final class RouterMetrics {
     /** Everything, as of now. */
     public MetricSnapshots scrape() {
         retireDeparted();
+        ring.setLabelValues(pool.get().fingerprint()); // so a new DNS answer shows in this scrape
         return registry.scrape();
     }
 
@@ -277,7 +288,7 @@ public final class RouterMetrics {
     private void retireDeparted() {
         synchronized (retireLock) {
             Set<String> current = new HashSet<>();
-            pool.get().forEach(backend -> current.add(backend.id()));
+            pool.get().backends().forEach(backend -> current.add(backend.id()));
             for (String id : departed) {
                 if (!current.contains(id) && byBackend.remove(id) != null) {
                     responses.removeIf(labels -> labels.get(0).equals(id));

@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.insika.router.api.Backend;
+import io.insika.router.api.PluginOptions;
 import io.insika.router.api.RouteStrategy;
 
 /**
@@ -24,19 +25,30 @@ public final class BackendPool {
     private static final Comparator<Backend> BY_ID = Comparator.comparing(Backend::id);
 
     private final RouteStrategy strategy;
+    private final String strategyName;
+    private final PluginOptions strategyOptions;
     private final RouteStrategy rotation;
     private final AtomicReference<RoutingSnapshot> current;
 
     /**
      * An empty pool.
      *
-     * @param strategy places keyed requests
-     * @param rotation places requests without a key
+     * @param strategy        places keyed requests
+     * @param strategyName    its name, for the ring fingerprint
+     * @param strategyOptions its options, for the ring fingerprint
+     * @param rotation        places requests without a key
      */
-    public BackendPool(RouteStrategy strategy, RouteStrategy rotation) {
+    public BackendPool(RouteStrategy strategy, String strategyName, PluginOptions strategyOptions, RouteStrategy rotation) {
         this.strategy = strategy;
+        this.strategyName = strategyName;
+        this.strategyOptions = strategyOptions;
         this.rotation = rotation;
         this.current = new AtomicReference<>(build(List.of()));
+    }
+
+    /** A pool whose fingerprint names the strategy by its class: for tests that build one by hand. */
+    public BackendPool(RouteStrategy strategy, RouteStrategy rotation) {
+        this(strategy, strategy.getClass().getName(), PluginOptions.empty(), rotation);
     }
 
     public RoutingSnapshot snapshot() {
@@ -69,6 +81,7 @@ public final class BackendPool {
 
     private RoutingSnapshot build(List<Backend> backends) {
         List<Backend> frozen = List.copyOf(backends);
-        return new RoutingSnapshot(frozen, strategy.picker(frozen), rotation.picker(frozen));
+        return new RoutingSnapshot(frozen, strategy.picker(frozen), rotation.picker(frozen),
+                RingFingerprint.of(strategyName, strategyOptions, frozen));
     }
 }

@@ -12,9 +12,10 @@ import io.insika.router.api.Picker;
  *
  * @param backends the backends, sorted by id
  * @param owners   places keyed requests (the configured strategy)
- * @param rotation places requests without a key (round-robin)
+ * @param rotation    places requests without a key (round-robin)
+ * @param fingerprint {@link RingFingerprint} of the strategy and these backends
  */
-public record RoutingSnapshot(List<Backend> backends, Picker owners, Picker rotation) {
+public record RoutingSnapshot(List<Backend> backends, Picker owners, Picker rotation, String fingerprint) {
 
     public RoutingSnapshot {
         backends = List.copyOf(backends);

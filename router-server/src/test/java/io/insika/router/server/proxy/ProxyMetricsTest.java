@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.insika.router.api.Backend;
+import io.insika.router.api.PluginOptions;
+import io.insika.router.server.routing.RingFingerprint;
 import io.insika.router.server.testing.Eventually;
 import io.insika.router.server.testing.Scrape;
 
@@ -20,6 +22,7 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.closeTo;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.empty;
+import static org.hamcrest.Matchers.isEmptyOrNullString;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.is;
@@ -43,6 +46,32 @@ class ProxyMetricsTest {
 
     private void start(int count, ProxySettings settings) {
         router = routers.withBackends(count, settings);
+    }
+
+    @Test
+    void replicasOverTheSameBackendsShowOneRingFingerprintAndAChangeShowsAnother() {
+        start(2, ProxySettings.DEFAULTS);
+        try (RouterFixture replica = RouterFixture.start(router.backends)) {
+            String fingerprint = ringFingerprint(router.adminPort());
+
+            assertThat(ringFingerprint(replica.adminPort()), is(fingerprint));
+            assertThat(fingerprint, is(RingFingerprint.of("ketama", PluginOptions.empty(),
+                    router.pool.snapshot().backends())));
+
+            replica.pool.update(List.of(router.backends.get(0).backend()));
+            assertThat(ringFingerprint(replica.adminPort()), not(fingerprint));
+            assertThat(ringFingerprint(router.adminPort()), is(fingerprint));
+        }
+        List<Scrape.Sample> build = Scrape.of(router.adminPort()).matching("insika_router_build_info");
+        assertThat(build.size(), is(1));
+        assertThat(build.get(0).labels().get("version"), not(isEmptyOrNullString()));
+        assertThat(build.get(0).value(), is(1.0));
+    }
+
+    private static String ringFingerprint(int adminPort) {
+        List<Scrape.Sample> ring = Scrape.of(adminPort).matching("insika_router_ring_info");
+        assertThat(ring.size(), is(1));
+        return ring.get(0).labels().get("fingerprint");
     }
 
     @Test

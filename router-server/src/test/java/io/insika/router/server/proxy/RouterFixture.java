@@ -55,7 +55,7 @@ final class RouterFixture implements AutoCloseable {
     static BackendPool ketamaPool(List<Backend> backends) {
         PluginRegistry registry = PluginRegistry.builtIn();
         BackendPool pool = new BackendPool(
-                registry.strategy("ketama").orElseThrow().create(PluginOptions.empty()),
+                registry.strategy("ketama").orElseThrow().create(PluginOptions.empty()), "ketama", PluginOptions.empty(),
                 registry.strategy("round-robin").orElseThrow().create(PluginOptions.empty()));
         pool.update(backends);
         return pool;

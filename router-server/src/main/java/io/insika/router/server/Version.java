@@ -1,4 +1,4 @@
-package io.insika.router.server.cli;
+package io.insika.router.server;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -6,12 +6,13 @@ import java.io.UncheckedIOException;
 import java.util.Properties;
 
 /** The router's version, from a resource Maven fills in at build time. */
-final class Version {
+public final class Version {
 
     private Version() {
     }
 
-    static String current() {
+    /** The version Maven built, or {@code unknown} outside a build (an IDE run). */
+    public static String current() {
         try (InputStream in = Version.class.getResourceAsStream("version.properties")) {
             if (in == null) {
                 return "unknown";
