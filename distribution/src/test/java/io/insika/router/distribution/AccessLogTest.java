@@ -3,6 +3,9 @@ package io.insika.router.distribution;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -44,5 +47,46 @@ class AccessLogTest {
             assertEquals("", stopped.stdout());
             assertFalse(stopped.stderr().contains("method=POST"), stopped.stderr());
         }
+    }
+
+    @Test
+    void withJsonLogsEveryLineOfBothLogsIsOneJsonObject() throws Exception {
+        UnpackedDistribution dist = UnpackedDistribution.unpack();
+        try (WhoAmIBackend backend = new WhoAmIBackend("json-one");
+             RouterProcess router = RouterProcess.start(dist,
+                     Map.of("INSIKA_ROUTER_ACCESS_LOG", "true", "INSIKA_ROUTER_LOG_FORMAT", "json"),
+                     "--config", dist.configFor(List.of(backend), "").toString()).awaitListening()) {
+            assertEquals(200, Http.postJson(router.port(), "/v1/responses", "{\"user\":\"erin\"}").statusCode());
+
+            RouterProcess.Result stopped = router.terminate();
+
+            List<Map<String, String>> access = stopped.stdout().lines().map(AccessLogTest::object).toList();
+            assertEquals(1, access.size(), stopped.stdout());
+            assertEquals("/v1/responses", access.get(0).get("path"));
+            assertEquals("200", access.get(0).get("status"));
+            assertTrue(access.get(0).get("key").matches("#[0-9a-f]{12}"), stopped.stdout());
+            assertFalse(stopped.stdout().contains("erin"), "the key is never logged in clear");
+            List<Map<String, String>> log = stopped.errorLines().stream().map(AccessLogTest::object).toList();
+            assertTrue(log.stream().anyMatch(line -> line.get("message").startsWith("listening on ")), stopped.stderr());
+            assertTrue(log.stream().allMatch(line -> line.keySet().containsAll(List.of("time", "level", "logger",
+                    "message"))), stopped.stderr());
+        }
+    }
+
+    /** A line that must be exactly one flat JSON object. */
+    private static Map<String, String> object(String line) {
+        Map<String, String> fields = new java.util.LinkedHashMap<>();
+        try (JsonParser json = new JsonFactory().createParser(line)) {
+            assertEquals(JsonToken.START_OBJECT, json.nextToken(), line);
+            while (json.nextToken() == JsonToken.FIELD_NAME) {
+                String name = json.currentName();
+                json.nextToken();
+                fields.put(name, json.currentToken() == JsonToken.VALUE_NULL ? null : json.getText());
+            }
+            assertEquals(null, json.nextToken(), "one object per line: " + line);
+        } catch (java.io.IOException e) {
+            throw new AssertionError("not JSON: " + line, e);
+        }
+        return fields;
     }
 }

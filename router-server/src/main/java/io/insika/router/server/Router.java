@@ -14,6 +14,7 @@ import io.insika.router.server.config.StaticBackends;
 import io.insika.router.server.discovery.BackendDiscovery;
 import io.insika.router.server.discovery.DnsBackendDiscovery;
 import io.insika.router.server.plugin.PluginRegistry;
+import io.insika.router.server.proxy.AccessLogTarget;
 import io.insika.router.server.proxy.ProxySettings;
 import io.insika.router.server.routing.BackendPool;
 import io.insika.router.server.routing.RouteSpec;
@@ -54,7 +55,9 @@ public final class Router implements AutoCloseable {
                     routes, pool, new ProxySettings(config.bodyMaxBytes(), config.backendTimeout(), config.clientBodyTimeout(),
                             config.clientSendTimeout(),
                             // straight to the descriptor: System.out's PrintStream locks and flushes per call
-                            config.accessLog() ? Optional.of(new FileOutputStream(FileDescriptor.out)) : Optional.empty(),
+                            config.accessLog()
+                                    ? Optional.of(new AccessLogTarget(new FileOutputStream(FileDescriptor.out), config.logFormat()))
+                                    : Optional.empty(),
                             config.trustedProxies(), config.maxRequests(), config.peekBudget(), config.capacity(),
                             config.health()));
             if (discovery instanceof DnsBackendDiscovery dns) {

@@ -48,6 +48,7 @@ final class DemoCommand {
                 backends.add(DemoBackend.start("demo-" + i));
             }
             RouterConfig config = config(plugins, environment, backends, port);
+            config.logFormat().applyToRouterLog();
             try (Router router = Router.start(config, plugins)) {
                 printTryLines(backends, router, sessionOf(config, plugins, backends.get(1)));
                 stop.await();
@@ -71,10 +72,12 @@ final class DemoCommand {
         demo.put(EnvironmentOverrides.PORT, String.valueOf(port));
         Optional.ofNullable(environment.get(EnvironmentOverrides.STRATEGY))
                 .ifPresent(strategy -> demo.put(EnvironmentOverrides.STRATEGY, strategy));
+        Optional.ofNullable(environment.get(EnvironmentOverrides.LOG_FORMAT))
+                .ifPresent(format -> demo.put(EnvironmentOverrides.LOG_FORMAT, format));
         RouterConfig c = new RouterConfigLoader(plugins).load(Optional.empty(), demo);
         return new RouterConfig(c.host(), c.port(), 0, c.shutdownGrace(), c.stopDelay(), c.maxConnections(), c.strategy(),
                 c.strategyOptions(), c.backends(), c.capacity(), c.health(), c.bodyMaxBytes(), c.backendTimeout(), c.clientBodyTimeout(),
-                c.clientSendTimeout(), c.trustedProxies(), c.maxRequests(), c.peekBudget(), c.accessLog(), c.routes(),
+                c.clientSendTimeout(), c.trustedProxies(), c.maxRequests(), c.peekBudget(), c.accessLog(), c.logFormat(), c.routes(),
                 c.origins());
     }
 

@@ -19,6 +19,7 @@ final class ServeCommand {
 
     static int run(PluginRegistry plugins, Map<String, String> environment, Optional<Path> configFile) {
         RouterConfig config = new RouterConfigLoader(plugins).load(configFile, environment);
+        config.logFormat().applyToRouterLog();
         StopSignal stop = StopSignal.install();
         FreePort.require(config.host(), config.port(), "server.port");
         FreePort.require(config.host(), config.adminPort(), "server.admin-port");

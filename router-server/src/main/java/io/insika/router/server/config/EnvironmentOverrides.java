@@ -52,6 +52,8 @@ public final class EnvironmentOverrides {
     public static final String HEALTH_TIMEOUT = "INSIKA_ROUTER_HEALTH_TIMEOUT";
     /** {@code proxy.access-log}. */
     public static final String ACCESS_LOG = "INSIKA_ROUTER_ACCESS_LOG";
+    /** {@code logging.format}. */
+    public static final String LOG_FORMAT = "INSIKA_ROUTER_LOG_FORMAT";
     /** {@code server.stop-delay}, in seconds. */
     public static final String STOP_DELAY = "INSIKA_ROUTER_STOP_DELAY";
     /** {@code server.host}. */

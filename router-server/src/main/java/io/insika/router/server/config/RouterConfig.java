@@ -7,6 +7,7 @@ import java.util.Objects;
 import io.insika.router.api.PluginOptions;
 import io.insika.router.server.backends.BackendCapacity;
 import io.insika.router.server.backends.HealthSettings;
+import io.insika.router.server.logging.LogFormat;
 import io.insika.router.server.proxy.TrustedProxies;
 import io.insika.router.server.routing.RouteSpec;
 
@@ -66,6 +67,8 @@ import io.insika.router.server.routing.RouteSpec;
  *                        default 32 MiB ({@code proxy.peek-budget}, {@code INSIKA_ROUTER_PEEK_BUDGET})
  * @param accessLog       whether each proxied request is logged, one line, to {@code insika.access};
  *                        default false ({@code proxy.access-log}, {@code INSIKA_ROUTER_ACCESS_LOG})
+ * @param logFormat       {@code text} or {@code json} lines for the router's log and the access log;
+ *                        default text ({@code logging.format}, {@code INSIKA_ROUTER_LOG_FORMAT})
  * @param routes          the keyed routes, first match wins; default
  *                        {@link io.insika.router.server.routing.DefaultRoutes#specs()} when the
  *                        YAML has no {@code routes}
@@ -77,7 +80,7 @@ public record RouterConfig(String host, int port, int adminPort, Duration shutdo
                            HealthSettings health, int bodyMaxBytes,
                            Duration backendTimeout, Duration clientBodyTimeout,
                            Duration clientSendTimeout, TrustedProxies trustedProxies, int maxRequests,
-                           int peekBudget, boolean accessLog,
+                           int peekBudget, boolean accessLog, LogFormat logFormat,
                            List<RouteSpec> routes,
                            ConfigOrigins origins) {
 
@@ -98,6 +101,7 @@ public record RouterConfig(String host, int port, int adminPort, Duration shutdo
         Objects.requireNonNull(strategy, "strategy");
         Objects.requireNonNull(strategyOptions, "strategyOptions");
         Objects.requireNonNull(backends, "backends");
+        Objects.requireNonNull(logFormat, "logFormat");
         Objects.requireNonNull(capacity, "capacity");
         Objects.requireNonNull(health, "health");
         Objects.requireNonNull(backendTimeout, "backendTimeout");

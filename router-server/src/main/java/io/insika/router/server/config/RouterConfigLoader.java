@@ -17,6 +17,7 @@ import io.insika.router.api.PluginOptions;
 import io.insika.router.server.ServerSettings;
 import io.insika.router.server.backends.BackendCapacity;
 import io.insika.router.server.backends.HealthSettings;
+import io.insika.router.server.logging.LogFormat;
 import io.insika.router.server.plugin.PluginRegistry;
 import io.insika.router.server.proxy.ProxySettings;
 import io.insika.router.server.proxy.TrustedProxies;
@@ -28,6 +29,7 @@ import static io.insika.router.server.config.EnvironmentOverrides.BODY_MAX_BYTES
 import static io.insika.router.server.config.EnvironmentOverrides.CLIENT_BODY_TIMEOUT;
 import static io.insika.router.server.config.EnvironmentOverrides.CLIENT_SEND_TIMEOUT;
 import static io.insika.router.server.config.EnvironmentOverrides.HEALTH_DOWN_TIME;
+import static io.insika.router.server.config.EnvironmentOverrides.LOG_FORMAT;
 import static io.insika.router.server.config.EnvironmentOverrides.HEALTH_INTERVAL;
 import static io.insika.router.server.config.EnvironmentOverrides.HEALTH_PATH;
 import static io.insika.router.server.config.EnvironmentOverrides.HEALTH_TIMEOUT;
@@ -108,6 +110,7 @@ public final class RouterConfigLoader {
         int peekBudget = reader.read("proxy.peek-budget", PEEK_BUDGET, ProxySettings.DEFAULT_PEEK_BUDGET,
                 ValueType.integer(0, Integer.MAX_VALUE, "a whole number of bytes from 0 to 2147483647"));
         boolean accessLog = reader.read("proxy.access-log", ACCESS_LOG, false, ValueType.bool());
+        LogFormat logFormat = reader.read("logging.format", LOG_FORMAT, LogFormat.TEXT, ValueType.logFormat());
         List<RouteSpec> routes = new RoutesReader(reader).read();
 
         if (reader.problems().isEmpty()) {
@@ -122,7 +125,7 @@ public final class RouterConfigLoader {
         }
         return new RouterConfig(host, port, adminPort, grace, stopDelay, maxConnections, strategy, strategyOptions,
                 backends, capacity, health, bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout,
-                trustedProxies, maxRequests, peekBudget, accessLog, routes,
+                trustedProxies, maxRequests, peekBudget, accessLog, logFormat, routes,
                 new ConfigOrigins(file.map(Path::toString), reader.origins()));
     }
 

@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
+import io.insika.router.server.logging.LogFormat;
 import io.insika.router.server.proxy.TrustedProxies;
 import io.insika.router.server.upstream.HttpSyntax;
 
@@ -91,6 +92,10 @@ record ValueType<T>(String expected, Function<String, Optional<T>> parser) {
             case "false" -> Optional.of(Boolean.FALSE);
             default -> Optional.empty();
         });
+    }
+
+    static ValueType<LogFormat> logFormat() {
+        return new ValueType<>("text or json", LogFormat::parse);
     }
 
     static ValueType<String> host() {

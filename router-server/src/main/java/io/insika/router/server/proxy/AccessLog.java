@@ -2,8 +2,9 @@ package io.insika.router.server.proxy;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.OutputStreamWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
@@ -19,13 +20,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import io.insika.router.server.logging.LogFormat;
 
 /**
- * One line per proxied request, in logfmt, written to a stream (standard output when served):
+ * One line per proxied request, in logfmt or (with {@code logging.format: json}) as one JSON
+ * object with the same fields, written to a stream (standard output when served):
  * <pre>
  * time=2026-12-01T05:16:59.305Z client=10.0.0.9:53422 method=POST path=/v1/responses status=200
  *   bytes=1234 ms=12.410 backend=10.0.0.5:9292 placement=key key=#a1b2c3d4e5f6 error=-
@@ -49,6 +54,7 @@ final class AccessLog implements AutoCloseable {
     static final HeaderName REQUEST_ID = HeaderNames.create("X-Request-Id");
     private static final System.Logger LOGGER = System.getLogger(AccessLog.class.getName());
     private static final int QUEUE_LINES = 65_536;
+    private static final JsonFactory JSON = new JsonFactory();
     // How long lines gather before a write: how late a line may appear, at most.
     private static final long GATHER_NANOS = 10_000_000;
     private static final DateTimeFormatter TIME_TO_SECOND = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.")
@@ -59,6 +65,7 @@ final class AccessLog implements AutoCloseable {
     private final AtomicInteger queued = new AtomicInteger();
     private final AtomicBoolean writerParked = new AtomicBoolean();
     private final Writer out;
+    private final boolean json;
     private final Thread writer;
     private final LongAdder dropped = new LongAdder();
     private volatile boolean closed;
@@ -68,14 +75,15 @@ final class AccessLog implements AutoCloseable {
     private record Second(long epochSecond, String text) {
     }
 
-    private AccessLog(OutputStream out) {
-        this.out = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 64 * 1024);
+    private AccessLog(AccessLogTarget target) {
+        this.json = target.format() == LogFormat.JSON;
+        this.out = new BufferedWriter(new OutputStreamWriter(target.out(), StandardCharsets.UTF_8), 64 * 1024);
         this.writer = Thread.ofPlatform().daemon().name("insika-access-log").start(this::write);
     }
 
-    /** An access log writing to this stream, or {@code null} for none. */
-    static AccessLog to(OutputStream out) {
-        return out == null ? null : new AccessLog(out);
+    /** An access log writing there, or {@code null} for none. */
+    static AccessLog to(AccessLogTarget target) {
+        return target == null ? null : new AccessLog(target);
     }
 
     /** Lines dropped because the writer could not keep up, or the stream failed. */
@@ -139,21 +147,44 @@ final class AccessLog implements AutoCloseable {
     void log(SocketAddress client, String method, String rawPath, String requestId, int status, long bytes,
              Placed placed, String error, long started) {
         long micros = (System.nanoTime() - started) / 1_000;
+        long millis = System.currentTimeMillis();
+        String path = placed == null || placed.key() == null ? rawPath : withoutKey(rawPath, placed.key());
+        String backend = placed == null || placed.backend() == null ? null : placed.backend().id();
+        String placement = placed == null ? null : placed.how().label();
+        String key = placed == null || placed.key() == null ? null : SessionKeyDigest.of(placed.key());
+        String line = json
+                ? jsonLine(millis, client(client), method, path, status, bytes, micros, backend, placement, key, error,
+                        requestId)
+                : textLine(millis, client(client), method, path, status, bytes, micros, backend, placement, key, error,
+                        requestId);
+        if (closed || queued.incrementAndGet() > QUEUE_LINES) {
+            queued.decrementAndGet();
+            dropped.increment();
+            return;
+        }
+        queue.offer(line);
+        if (writerParked.get() && writerParked.compareAndSet(true, false)) {
+            LockSupport.unpark(writer);
+        }
+    }
+
+    // logfmt: absent values as -, values a client controls quoted when they need it
+    private String textLine(long millis, String client, String method, String path, int status, long bytes,
+                            long micros, String backend, String placement, String key, String error, String requestId) {
         StringBuilder line = new StringBuilder(224).append("time=");
-        time(line, System.currentTimeMillis());
-        line.append(" client=").append(client(client));
+        time(line, millis);
+        line.append(" client=").append(client);
         line.append(" method=");
         value(line, method);
         line.append(" path=");
-        value(line, placed == null || placed.key() == null ? rawPath : withoutKey(rawPath, placed.key()));
+        value(line, path);
         line.append(" status=").append(status);
         line.append(" bytes=").append(bytes);
-        long fraction = micros % 1_000;
-        line.append(" ms=").append(micros / 1_000).append(fraction < 10 ? ".00" : fraction < 100 ? ".0" : ".")
-                .append(fraction);
-        line.append(" backend=").append(placed == null || placed.backend() == null ? "-" : placed.backend().id());
-        line.append(" placement=").append(placed == null ? "-" : placed.how().label());
-        line.append(" key=").append(placed == null || placed.key() == null ? "-" : SessionKeyDigest.of(placed.key()));
+        line.append(" ms=");
+        millisText(line, micros);
+        line.append(" backend=").append(backend == null ? "-" : backend);
+        line.append(" placement=").append(placement == null ? "-" : placement);
+        line.append(" key=").append(key == null ? "-" : key);
         line.append(" error=").append(error == null ? "-" : error);
         line.append(" request_id=");
         if (requestId == null) {
@@ -161,16 +192,41 @@ final class AccessLog implements AutoCloseable {
         } else {
             value(line, requestId);
         }
-        line.append('\n');
-        if (closed || queued.incrementAndGet() > QUEUE_LINES) {
-            queued.decrementAndGet();
-            dropped.increment();
-            return;
+        return line.append('\n').toString();
+    }
+
+    // The same fields as one JSON object; absent values are null, numbers are numbers.
+    private String jsonLine(long millis, String client, String method, String path, int status, long bytes,
+                            long micros, String backend, String placement, String key, String error, String requestId) {
+        StringBuilder time = new StringBuilder(24);
+        time(time, millis);
+        StringWriter line = new StringWriter(256);
+        try (JsonGenerator out = JSON.createGenerator(line)) {
+            out.writeStartObject();
+            out.writeStringField("time", time.toString());
+            out.writeStringField("client", client);
+            out.writeStringField("method", method);
+            out.writeStringField("path", path);
+            out.writeNumberField("status", status);
+            out.writeNumberField("bytes", bytes);
+            out.writeFieldName("ms");
+            out.writeRawValue(millisText(new StringBuilder(12), micros).toString());
+            out.writeStringField("backend", backend);
+            out.writeStringField("placement", placement);
+            out.writeStringField("key", key);
+            out.writeStringField("error", error);
+            out.writeStringField("request_id", requestId);
+            out.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a StringWriter does not fail
         }
-        queue.offer(line.toString());
-        if (writerParked.get() && writerParked.compareAndSet(true, false)) {
-            LockSupport.unpark(writer);
-        }
+        return line.append('\n').toString();
+    }
+
+    // microseconds as milliseconds with three decimals, 12.410
+    private static StringBuilder millisText(StringBuilder line, long micros) {
+        long fraction = micros % 1_000;
+        return line.append(micros / 1_000).append(fraction < 10 ? ".00" : fraction < 100 ? ".0" : ".").append(fraction);
     }
 
     private void time(StringBuilder line, long millis) {

@@ -7,6 +7,7 @@ import java.util.Optional;
 
 import io.insika.router.server.backends.BackendCapacity;
 import io.insika.router.server.backends.HealthSettings;
+import io.insika.router.server.logging.LogFormat;
 
 /**
  * What the proxy needs to know of the configuration.
@@ -18,7 +19,8 @@ import io.insika.router.server.backends.HealthSettings;
  *                          its connection is closed
  * @param clientSendTimeout the longest a client may leave its answer unread; then its
  *                          connection is closed
- * @param accessLog         where each request's access log line goes; empty for no access log
+ * @param accessLog         where each request's access log line goes, and in which format; empty
+ *                          for no access log
  * @param trustedProxies    the peers whose {@code X-Forwarded-*} headers are believed
  * @param maxRequests       how many proxied requests may be in flight at once; past it, the retry
  *                          envelope at once (WebSocket tunnels are not counted)
@@ -29,7 +31,7 @@ import io.insika.router.server.backends.HealthSettings;
  * @param health            when a backend counts as down, and its active checks if any
  */
 public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration clientBodyTimeout,
-                            Duration clientSendTimeout, Optional<OutputStream> accessLog,
+                            Duration clientSendTimeout, Optional<AccessLogTarget> accessLog,
                             TrustedProxies trustedProxies, int maxRequests, int peekBudget,
                             BackendCapacity capacity, HealthSettings health) {
 
@@ -37,9 +39,9 @@ public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration 
     public static final Duration DEFAULT_CLIENT_BODY_TIMEOUT = Duration.ofSeconds(60);
     /** As nginx's {@code send_timeout}. */
     public static final Duration DEFAULT_CLIENT_SEND_TIMEOUT = Duration.ofSeconds(60);
-    /** Sized for the shipped 128 MiB heap: each request holds up to ~50 KiB of buffers besides its peek. */
+    /** Sized for the shipped heap's 64 MiB old generation: each request holds up to ~50 KiB of buffers besides its peek. */
     public static final int DEFAULT_MAX_REQUESTS = 1024;
-    /** A quarter of the shipped 128 MiB heap. */
+    /** Half the shipped heap's 64 MiB old generation. */
     public static final int DEFAULT_PEEK_BUDGET = 32 * 1024 * 1024;
     /** The seed's defaults, 256 KiB and 10 seconds; 60 s for a stalled client either way; no access log. */
     public static final ProxySettings DEFAULTS = new ProxySettings(262_144, Duration.ofSeconds(10));
@@ -70,10 +72,15 @@ public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration 
         Objects.requireNonNull(health, "health");
     }
 
-    /** These settings, with an access log written to this stream. */
+    /** These settings, with an access log written to this stream in logfmt. */
     public ProxySettings withAccessLog(OutputStream out) {
-        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, Optional.of(out),
-                trustedProxies, maxRequests, peekBudget, capacity, health);
+        return withAccessLog(out, LogFormat.TEXT);
+    }
+
+    /** These settings, with an access log written to this stream in this format. */
+    public ProxySettings withAccessLog(OutputStream out, LogFormat format) {
+        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout,
+                Optional.of(new AccessLogTarget(out, format)), trustedProxies, maxRequests, peekBudget, capacity, health);
     }
 
     /** These settings, with this client body timeout. */

@@ -284,7 +284,17 @@ class RouterConfigLoaderTest {
                         "strategy.options", "backends.max-requests", "backends.max-tunnels", "backends.static",
                         "health.down-time", "health.path", "health.interval", "health.timeout", "proxy.body-max-bytes", "proxy.backend-timeout",
                         "proxy.client-body-timeout", "proxy.client-send-timeout", "proxy.trusted-proxies", "proxy.max-requests",
-                        "proxy.peek-budget", "proxy.access-log",
+                        "proxy.peek-budget", "proxy.access-log", "logging.format",
                         "routes"));
+    }
+
+    @Test
+    void theLogFormatIsTextUnlessYamlOrTheEnvironmentSayJson() {
+        assertThat(files.loadDefault(Map.of()).logFormat(), is(io.insika.router.server.logging.LogFormat.TEXT));
+        assertThat(files.load("logging: { format: json }").logFormat(), is(io.insika.router.server.logging.LogFormat.JSON));
+        assertThat(files.loadDefault(Map.of("INSIKA_ROUTER_LOG_FORMAT", "JSON")).logFormat(),
+                is(io.insika.router.server.logging.LogFormat.JSON));
+        assertThat(files.problems("logging: { format: logfmt }"),
+                contains("logging.format: [logfmt] (expected: text or json)"));
     }
 }

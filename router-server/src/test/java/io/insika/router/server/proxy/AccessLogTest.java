@@ -19,11 +19,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.insika.router.api.Backend;
 import io.insika.router.api.PluginOptions;
 import io.insika.router.server.RouterServer;
+import io.insika.router.server.logging.LogFormat;
 import io.insika.router.server.plugin.PluginRegistry;
 import io.insika.router.server.routing.ExtractorSpec;
 import io.insika.router.server.routing.RouteSpec;
 import io.insika.router.server.routing.RouteTable;
 import io.insika.router.server.testing.Eventually;
+import io.insika.router.server.testing.JsonLine;
 import io.insika.router.server.testing.Scrape;
 
 import static io.insika.router.server.proxy.RouterFixture.CLIENT;
@@ -84,6 +86,33 @@ class AccessLogTest {
         } finally {
             backend.close();
         }
+    }
+
+    @Test
+    void inJsonEachRequestIsOneObjectWithTheSameFieldsAndTheSameHygiene() throws Exception {
+        start(2, ProxySettings.DEFAULTS.withAccessLog(out, LogFormat.JSON));
+        Backend owner = router.ownerOf("alice@example.com");
+        CLIENT.send(HttpRequest.newBuilder(router.uri("/v1/responses?token=s3cret"))
+                .header("X-Request-Id", "id \"quoted\" \\ 7f")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"user\":\"alice@example.com\"}")).build(),
+                HttpResponse.BodyHandlers.discarding());
+
+        String line = onlyLine();
+        Map<String, String> fields = JsonLine.parse(line);
+
+        assertThat(List.copyOf(fields.keySet()), is(List.of("time", "client", "method", "path", "status", "bytes",
+                "ms", "backend", "placement", "key", "error", "request_id")));
+        assertTrue(fields.get("time").matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z"), line);
+        assertThat(fields.get("path"), is("/v1/responses"));
+        assertThat(fields.get("status"), is("200"));
+        assertTrue(fields.get("ms").matches("\\d+\\.\\d{3}"), line);
+        assertThat(fields.get("backend"), is(owner.id()));
+        assertThat(fields.get("placement"), is("key"));
+        assertThat(fields.get("key"), is(SessionKeyDigest.of("alice@example.com")));
+        assertThat(fields.get("error"), is((String) null));
+        assertThat(fields.get("request_id"), is("id \"quoted\" \\ 7f"));
+        assertThat(line, not(containsString("alice")));
+        assertThat(line, not(containsString("s3cret")));
     }
 
     @Test
