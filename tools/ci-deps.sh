@@ -7,12 +7,15 @@
 #            npm's socket.io and socket.io-client (clients/socketio-check) on first use.
 #   python3-xxhash: the Python owner(key, ids) reference's rendezvous (PyPI is not reachable),
 #            run with Debian's /usr/bin/python3.
+#   chromium: StatusPageTest loads the admin status page in headless Chromium and checks what
+#            it rendered.
 missing=()
 command -v dnsmasq >/dev/null 2>&1 || [ -x /usr/sbin/dnsmasq ] || missing+=(dnsmasq-base)
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
 [ -x /usr/bin/python3 ] || missing+=(python3)
 /usr/bin/python3 -c 'import xxhash' >/dev/null 2>&1 || missing+=(python3-xxhash)
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 if [ ${#missing[@]} -gt 0 ]; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"

@@ -60,6 +60,8 @@ final class BackendsEndpoint implements Handler {
         JsonObject body = JsonObject.builder()
                 .set("backends", JsonArray.create(backends))
                 .set("key-share-sample", SAMPLE_KEYS)
+                .set("ring-fingerprint", snapshot.fingerprint())
+                .set("version", Version.current())
                 .build();
         response.header(HeaderValues.CONTENT_TYPE_JSON);
         response.send(body.toString().getBytes(StandardCharsets.UTF_8));
