@@ -31,6 +31,41 @@ class CheckTest {
     }
 
     @Test
+    void againstARunningRouterCheckSaysWhetherAndHowManyKeysWouldMove() {
+        try (WhoAmIBackend a = new WhoAmIBackend("a"); WhoAmIBackend b = new WhoAmIBackend("b");
+             WhoAmIBackend c = new WhoAmIBackend("c");
+             RouterProcess router = RouterProcess.start(dist, Map.of(),
+                     "--config", dist.configFor(java.util.List.of(a, b), "").toString()).awaitListening()) {
+            String admin = "http://127.0.0.1:" + router.adminPort();
+
+            RouterProcess.Result same = RouterProcess.run(dist, Map.of(), "check",
+                    "--config", dist.configFor(java.util.List.of(b, a), "").toString(), "--against", admin);
+            RouterProcess.Result grown = RouterProcess.run(dist, Map.of(), "check",
+                    "--config", dist.configFor(java.util.List.of(a, b, c), "").toString(), "--against", admin);
+
+            assertEquals(0, same.exitCode(), same.stderr());
+            assertTrue(same.stdout().contains("same placement: every key stays with its owner"), same.stdout());
+            assertEquals(0, grown.exitCode(), grown.stderr());
+            java.util.regex.Matcher moved = java.util.regex.Pattern
+                    .compile("placement differs: (\\d+) of 10000 sample keys").matcher(grown.stdout());
+            assertTrue(moved.find(), grown.stdout());
+            // a third backend takes about a third of the keys, and only those move
+            int count = Integer.parseInt(moved.group(1));
+            assertTrue(count > 2500 && count < 4200, grown.stdout());
+        }
+    }
+
+    @Test
+    void againstNothingListeningCheckFailsInOneLine() {
+        RouterProcess.Result check = RouterProcess.run(dist,
+                Map.of("INSIKA_ROUTER_BACKENDS", "http://127.0.0.1:9292"), "check", "--against", "http://127.0.0.1:1");
+
+        assertEquals(1, check.exitCode(), check.stdout());
+        assertEquals(1, check.errorLines().size(), check.stderr());
+        assertTrue(check.stderr().contains("cannot read http://127.0.0.1:1/observe/backends"), check.stderr());
+    }
+
+    @Test
     void checkRejectsABrokenFileWithOneLineNamingTheKey() {
         var broken = dist.config("broken.yaml", """
                 server:

@@ -15,6 +15,7 @@ import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.insika.router.api.Backend;
+import io.insika.router.api.PluginOptions;
 import io.insika.router.server.backends.BackendState;
 import io.insika.router.server.backends.BackendStates;
 import io.insika.router.server.backends.Refusal;
@@ -61,6 +62,8 @@ final class BackendsEndpoint implements Handler {
                 .set("backends", JsonArray.create(backends))
                 .set("key-share-sample", SAMPLE_KEYS)
                 .set("ring-fingerprint", snapshot.fingerprint())
+                .set("strategy", pool.strategyName())
+                .set("strategy-options", options(pool.strategyOptions()))
                 .set("version", Version.current())
                 .build();
         response.header(HeaderValues.CONTENT_TYPE_JSON);
@@ -88,6 +91,12 @@ final class BackendsEndpoint implements Handler {
                         .set("at", error.at().toString())
                         .build()),
                 () -> json.setNull("last-error"));
+        return json.build();
+    }
+
+    private static JsonObject options(PluginOptions options) {
+        JsonObject.Builder json = JsonObject.builder();
+        new java.util.TreeSet<>(options.names()).forEach(name -> json.set(name, options.get(name).orElse("")));
         return json.build();
     }
 

@@ -1,5 +1,6 @@
 package io.insika.router.server.cli;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -35,6 +36,7 @@ final class Arguments {
         OptionalInt port = OptionalInt.empty();
         boolean hmac = false;
         Optional<Path> secret = Optional.empty();
+        Optional<URI> against = Optional.empty();
         while (!rest.isEmpty()) {
             String arg = rest.removeFirst();
             switch (arg) {
@@ -44,6 +46,7 @@ final class Arguments {
                 case "--port" -> port = OptionalInt.of(port(value(arg, rest)));
                 case "--hmac" -> hmac = true;
                 case "--secret-file" -> secret = Optional.of(Path.of(value(arg, rest)));
+                case "--against" -> against = Optional.of(adminUrl(value(arg, rest)));
                 default -> {
                     if ((command == Command.ROUTE || command == Command.TOKEN) && key.isEmpty() && !arg.startsWith("-")) {
                         key = Optional.of(arg);
@@ -71,7 +74,10 @@ final class Arguments {
         if (config.isPresent() && command == Command.DEMO) {
             throw new UsageException("demo takes no --config: it builds its own backends");
         }
-        return new Invocation(command, config, key, port, hmac, secret);
+        if (against.isPresent() && command != Command.CHECK) {
+            throw new UsageException("--against is an option of check");
+        }
+        return new Invocation(command, config, key, port, hmac, secret, against);
     }
 
     private static String value(String option, Deque<String> rest) {
@@ -79,6 +85,19 @@ final class Arguments {
             throw new UsageException(option + " needs a value");
         }
         return rest.removeFirst();
+    }
+
+    private static URI adminUrl(String text) {
+        try {
+            URI uri = new URI(text);
+            if (("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null) {
+                return uri;
+            }
+        } catch (java.net.URISyntaxException e) {
+            // falls through to the message below
+        }
+        throw new UsageException("--against: [" + text + "] (expected: a running router's admin URL, such as"
+                + " http://10.0.0.5:9091)");
     }
 
     private static int port(String text) {

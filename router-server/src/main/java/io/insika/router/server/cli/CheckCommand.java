@@ -1,15 +1,21 @@
 package io.insika.router.server.cli;
 
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 
+import io.insika.router.api.Backend;
+import io.insika.router.api.Picker;
 import io.insika.router.server.Router;
 import io.insika.router.server.config.RouterConfig;
 import io.insika.router.server.config.RouterConfigLoader;
 import io.insika.router.server.config.ValueSource;
+import io.insika.router.server.discovery.BackendDiscovery;
 import io.insika.router.server.plugin.PluginRegistry;
+import io.insika.router.server.routing.BackendPool;
+import io.insika.router.server.routing.RoutingSnapshot;
 
 /**
  * {@code insika-router check}: validates the configuration exactly as a start would, and prints
@@ -23,7 +29,10 @@ final class CheckCommand {
         this.out = out;
     }
 
-    int run(PluginRegistry plugins, Map<String, String> environment, Optional<Path> configFile) {
+    /** Sample keys placed both ways by {@code --against}: the share that moves, within about a point. */
+    static final int SAMPLE_KEYS = 10_000;
+
+    int run(PluginRegistry plugins, Map<String, String> environment, Optional<Path> configFile, Optional<URI> against) {
         RouterConfig config = new RouterConfigLoader(plugins).load(configFile, environment);
         out.println("configuration: " + config.origins().file().orElse("the embedded defaults"));
         int width = config.origins().sources().keySet().stream().mapToInt(String::length).max().orElse(0);
@@ -36,7 +45,37 @@ final class CheckCommand {
         }
         plugins.plugins().forEach(plugin -> out.println("plugin " + plugin));
         out.println("the configuration is valid");
+        against.ifPresent(admin -> compare(plugins, config, RunningPlacement.fetch(admin), admin));
         return CommandLine.OK;
+    }
+
+    // Places the same sample keys with the running router's strategy over its backends, and with
+    // this file's over the backends it names (DNS resolved once), and counts the keys that move.
+    private void compare(PluginRegistry plugins, RouterConfig config, RunningPlacement running, URI admin) {
+        Picker before = plugins.strategy(running.strategy())
+                .orElseThrow(() -> new StartupException("the router at " + admin + " uses strategy "
+                        + running.strategy() + ", which is not installed here"))
+                .create(running.options()).picker(running.backends());
+        BackendPool pool = Router.newPool(config, plugins);
+        BackendDiscovery.start(config.backends(), pool).close();
+        RoutingSnapshot after = pool.snapshot();
+        out.println("running router at " + admin + ": ring " + running.fingerprint() + " (" + running.strategy()
+                + ", " + running.backends().size() + " backends)");
+        out.println("this configuration: ring " + after.fingerprint() + " (" + config.strategy() + ", "
+                + after.backends().size() + " backends)");
+        if (after.fingerprint().equals(running.fingerprint())) {
+            out.println("same placement: every key stays with its owner");
+            return;
+        }
+        int moved = 0;
+        for (int i = 0; i < SAMPLE_KEYS; i++) {
+            String key = "check-sample-" + i;
+            if (!before.pick(key).map(Backend::id).equals(after.owner(key).map(Backend::id))) {
+                moved++;
+            }
+        }
+        out.printf("placement differs: %d of %d sample keys (%.1f%%) would change owner%n", moved, SAMPLE_KEYS,
+                100.0 * moved / SAMPLE_KEYS);
     }
 
     private static String label(ValueSource source) {

@@ -49,7 +49,8 @@ public final class CommandLine {
             return switch (invocation.command()) {
                 case HELP -> print(Usage.HELP);
                 case VERSION -> print("insika-router " + Version.current());
-                case CHECK -> new CheckCommand(out).run(home.plugins(), home.environment(environment), invocation.config());
+                case CHECK -> new CheckCommand(out).run(home.plugins(), home.environment(environment), invocation.config(),
+                        invocation.against());
                 case ROUTE -> new RouteCommand(out).run(home.plugins(), home.environment(environment),
                         invocation.config(), invocation.key().orElseThrow());
                 case TOKEN -> new TokenCommand(out).run(invocation.key().orElseThrow(), invocation.hmac(),

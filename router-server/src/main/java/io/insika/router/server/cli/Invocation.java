@@ -1,5 +1,6 @@
 package io.insika.router.server.cli;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -15,7 +16,7 @@ import java.util.OptionalInt;
  * @param secret  {@code token --secret-file FILE}: where the HMAC secret is
  */
 public record Invocation(Command command, Optional<Path> config, Optional<String> key, OptionalInt port,
-                         boolean hmac, Optional<Path> secret) {
+                         boolean hmac, Optional<Path> secret, Optional<URI> against) {
 
     /** The commands, by the word that names them. */
     public enum Command {

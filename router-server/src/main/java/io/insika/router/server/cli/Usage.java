@@ -3,7 +3,7 @@ package io.insika.router.server.cli;
 /** The help text, and the one usage line printed after a command-line mistake. */
 final class Usage {
 
-    static final String LINE = "usage: insika-router [demo [--port N] | check | route KEY | token KEY [--hmac [--secret-file FILE]]]"
+    static final String LINE = "usage: insika-router [demo [--port N] | check [--against URL] | route KEY | token KEY [--hmac [--secret-file FILE]]]"
             + " [--config FILE]"
             + " | --help | --version";
 
@@ -14,8 +14,11 @@ final class Usage {
               insika-router [--config FILE]         serve: proxy to the configured backends
               insika-router demo [--port N]         three demo backends on loopback, the router in
                                                     front of them on port N (default 9090)
-              insika-router check [--config FILE]   validate the configuration and print every
-                                                    value with where it came from
+              insika-router check [--config FILE] [--against URL]
+                                                    validate the configuration and print every
+                                                    value with where it came from; with the admin
+                                                    URL of a running router, also say how many
+                                                    keys would change owner if it ran this one
               insika-router route KEY [--config FILE]
                                                     print which backend owns the session KEY
               insika-router token KEY [--hmac [--secret-file FILE]]

@@ -51,6 +51,16 @@ public final class BackendPool {
         this(strategy, strategy.getClass().getName(), PluginOptions.empty(), rotation);
     }
 
+    /** The strategy's name, as configured. */
+    public String strategyName() {
+        return strategyName;
+    }
+
+    /** The strategy's options, as configured. */
+    public PluginOptions strategyOptions() {
+        return strategyOptions;
+    }
+
     public RoutingSnapshot snapshot() {
         return current.get();
     }

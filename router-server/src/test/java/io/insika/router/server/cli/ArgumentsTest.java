@@ -31,6 +31,17 @@ class ArgumentsTest {
     }
 
     @Test
+    void checkTakesTheAdminUrlOfARunningRouterAndNothingElseDoes() {
+        assertEquals(Optional.of(java.net.URI.create("http://10.0.0.5:9091")),
+                Arguments.parse(List.of("check", "--against", "http://10.0.0.5:9091")).against());
+        assertEquals("--against: [10.0.0.5:9091] (expected: a running router's admin URL, such as http://10.0.0.5:9091)",
+                assertThrows(UsageException.class,
+                        () -> Arguments.parse(List.of("check", "--against", "10.0.0.5:9091"))).getMessage());
+        assertEquals("--against is an option of check", assertThrows(UsageException.class,
+                () -> Arguments.parse(List.of("route", "alice", "--against", "http://10.0.0.5:9091"))).getMessage());
+    }
+
+    @Test
     void demoTakesAPort() {
         assertEquals(9190, Arguments.parse(List.of("demo", "--port", "9190")).port().getAsInt());
     }
