@@ -144,14 +144,19 @@ class RequestConformanceTest {
                 new Vector("expect-continue", post("/other", "Expect: 100-continue\r\nContent-Length: 5", "hello"),
                         Expect.FORWARDED),
                 new Vector("pipelined-pair", "GET /p1 HTTP/1.1\r\nHost: x\r\n\r\nGET /p2 HTTP/1.1\r\nHost: x\r\n\r\n",
-                        Expect.FORWARDED));
+                        Expect.FORWARDED),
+                // keyed bodies peeked whole: the router reads each body's end itself (BodyPeek),
+                // and must not take a byte of the request that follows it
+                new Vector("pipelined-keyed-bodies", post("/v1/responses", "Content-Length: 12", "{\"user\":\"a\"}")
+                        + post("/v1/responses", "Content-Length: 12", "{\"user\":\"b\"}"), Expect.FORWARDED));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("vectors")
     void eachVectorIsRefusedOrForwardedAsExactlyOneUnambiguousMessage(Vector vector) throws Exception {
         List<Integer> before = backend.sizes();
-        String answer = withoutInterim(exchange(vector.request(), vector.name().equals("pipelined-pair") ? 2 : 1));
+        boolean pipelined = vector.name().startsWith("pipelined-");
+        String answer = withoutInterim(exchange(vector.request(), pipelined ? 2 : 1));
         Thread.sleep(50); // the backend records what it read
 
         int forwarded = 0;
@@ -169,7 +174,6 @@ class RequestConformanceTest {
             }
         }
         boolean refused = answer.isEmpty() || answer.startsWith("HTTP/1.1 4");
-        boolean pipelined = vector.name().equals("pipelined-pair");
         switch (vector.expect()) {
             case REFUSED -> {
                 assertThat(vector + " answered: " + head(answer), refused, is(true));
