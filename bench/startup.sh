@@ -10,22 +10,16 @@
 # Needs nginx (bench/proxy-bench.sh installs it) and python3. Traffic stays on 127.0.0.1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 STARTS=${1:-5}
-ROUTER_HOME=${2:-$(ls -d distribution/target/insika-router-*/ 2>/dev/null | grep -v '\.tar' | head -1)}
-[ -n "$ROUTER_HOME" ] || { echo "build the distribution first: ./mvnw -B -q package -DskipTests" >&2; exit 1; }
-. tools/jdk.sh
-command -v nginx >/dev/null || { apt-get update -qq && apt-get install -y -qq nginx-light; }
-
-WORK=$(mktemp -d)
-PIDS=()
-cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$WORK"; }
-trap cleanup EXIT
-. bench/nginx-backends.sh
+if [ -n "${2:-}" ]; then ROUTER_HOME=$2; else this_build; fi
+need nginx
+start_backends
 for _ in $(seq 1 50); do curl -fsS -o /dev/null http://127.0.0.1:18081/ 2>/dev/null && break; sleep 0.1; done
 
 sed 's/admin-port: 9091/admin-port: 19097/' "$ROUTER_HOME/conf/insika-router.yaml" > "$WORK/router.yaml"
 export INSIKA_ROUTER_CONFIG="$WORK/router.yaml" INSIKA_ROUTER_PORT=18097 INSIKA_ROUTER_HOST=127.0.0.1 \
-    INSIKA_ROUTER_BACKENDS=http://127.0.0.1:18081,http://127.0.0.1:18082,http://127.0.0.1:18083
+    INSIKA_ROUTER_BACKENDS=$BACKENDS
 python3 - "$ROUTER_HOME/bin/insika-router" "$STARTS" "$WORK/router.log" <<'PYTHON'
 import socket, subprocess, sys, time
 

@@ -152,11 +152,9 @@ final class AccessLog implements AutoCloseable {
         String backend = placed == null || placed.backend() == null ? null : placed.backend().id();
         String placement = placed == null ? null : placed.how().label();
         String key = placed == null || placed.key() == null ? null : SessionKeyDigest.of(placed.key());
-        String line = json
-                ? jsonLine(millis, client(client), method, path, status, bytes, micros, backend, placement, key, error,
-                        requestId)
-                : textLine(millis, client(client), method, path, status, bytes, micros, backend, placement, key, error,
-                        requestId);
+        Entry entry = new Entry(millis, client(client), method, path, status, bytes, micros, backend, placement, key,
+                error, requestId);
+        String line = json ? jsonLine(entry) : textLine(entry);
         if (closed || queued.incrementAndGet() > QUEUE_LINES) {
             queued.decrementAndGet();
             dropped.increment();
@@ -168,57 +166,60 @@ final class AccessLog implements AutoCloseable {
         }
     }
 
+    /** One line's fields, formatted either way; absent values are null. */
+    private record Entry(long millis, String client, String method, String path, int status, long bytes, long micros,
+                         String backend, String placement, String key, String error, String requestId) {
+    }
+
     // logfmt: absent values as -, values a client controls quoted when they need it
-    private String textLine(long millis, String client, String method, String path, int status, long bytes,
-                            long micros, String backend, String placement, String key, String error, String requestId) {
+    private String textLine(Entry e) {
         StringBuilder line = new StringBuilder(224).append("time=");
-        time(line, millis);
-        line.append(" client=").append(client);
+        time(line, e.millis());
+        line.append(" client=").append(e.client());
         line.append(" method=");
-        value(line, method);
+        value(line, e.method());
         line.append(" path=");
-        value(line, path);
-        line.append(" status=").append(status);
-        line.append(" bytes=").append(bytes);
+        value(line, e.path());
+        line.append(" status=").append(e.status());
+        line.append(" bytes=").append(e.bytes());
         line.append(" ms=");
-        millisText(line, micros);
-        line.append(" backend=").append(backend == null ? "-" : backend);
-        line.append(" placement=").append(placement == null ? "-" : placement);
-        line.append(" key=").append(key == null ? "-" : key);
-        line.append(" error=").append(error == null ? "-" : error);
+        millisText(line, e.micros());
+        line.append(" backend=").append(e.backend() == null ? "-" : e.backend());
+        line.append(" placement=").append(e.placement() == null ? "-" : e.placement());
+        line.append(" key=").append(e.key() == null ? "-" : e.key());
+        line.append(" error=").append(e.error() == null ? "-" : e.error());
         line.append(" request_id=");
-        if (requestId == null) {
+        if (e.requestId() == null) {
             line.append('-');
         } else {
-            value(line, requestId);
+            value(line, e.requestId());
         }
         return line.append('\n').toString();
     }
 
     // The same fields as one JSON object; absent values are null, numbers are numbers.
-    private String jsonLine(long millis, String client, String method, String path, int status, long bytes,
-                            long micros, String backend, String placement, String key, String error, String requestId) {
+    private String jsonLine(Entry e) {
         StringBuilder time = new StringBuilder(24);
-        time(time, millis);
+        time(time, e.millis());
         StringWriter line = new StringWriter(256);
         try (JsonGenerator out = JSON.createGenerator(line)) {
             out.writeStartObject();
             out.writeStringField("time", time.toString());
-            out.writeStringField("client", client);
-            out.writeStringField("method", method);
-            out.writeStringField("path", path);
-            out.writeNumberField("status", status);
-            out.writeNumberField("bytes", bytes);
+            out.writeStringField("client", e.client());
+            out.writeStringField("method", e.method());
+            out.writeStringField("path", e.path());
+            out.writeNumberField("status", e.status());
+            out.writeNumberField("bytes", e.bytes());
             out.writeFieldName("ms");
-            out.writeRawValue(millisText(new StringBuilder(12), micros).toString());
-            out.writeStringField("backend", backend);
-            out.writeStringField("placement", placement);
-            out.writeStringField("key", key);
-            out.writeStringField("error", error);
-            out.writeStringField("request_id", requestId);
+            out.writeRawValue(millisText(new StringBuilder(12), e.micros()).toString());
+            out.writeStringField("backend", e.backend());
+            out.writeStringField("placement", e.placement());
+            out.writeStringField("key", e.key());
+            out.writeStringField("error", e.error());
+            out.writeStringField("request_id", e.requestId());
             out.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e); // a StringWriter does not fail
+        } catch (IOException failure) {
+            throw new UncheckedIOException(failure); // a StringWriter does not fail
         }
         return line.append('\n').toString();
     }

@@ -1,0 +1,88 @@
+# Sourced by the bench scripts after `cd` to the repository: the parts they share. Traffic stays
+# on 127.0.0.1; nginx backends on 18081-18083, HAProxy on 18090, routers on the ports given.
+. tools/jdk.sh
+
+BACKENDS=http://127.0.0.1:18081,http://127.0.0.1:18082,http://127.0.0.1:18083
+
+# Installs the Debian packages named when any of these tools is missing: need wrk nginx ...
+need() {
+    local tool
+    for tool in "$@"; do
+        command -v "$tool" >/dev/null || {
+            apt-get update -qq
+            apt-get install -y -qq "${@/nginx/nginx-light}"
+            return
+        }
+    done
+}
+
+# This build's unpacked distribution, or a hint to build it.
+this_build() {
+    ROUTER_HOME=$(ls -d distribution/target/insika-router-*/ 2>/dev/null | grep -v '\.tar' | head -1)
+    [ -n "$ROUTER_HOME" ] || { echo "build the distribution first: ./mvnw -B -q package -DskipTests" >&2; exit 1; }
+}
+
+# A scratch directory and the PIDS array, both cleaned up on exit; then the nginx backends.
+start_backends() {
+    WORK=$(mktemp -d)
+    PIDS=()
+    trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$WORK"' EXIT
+    . bench/nginx-backends.sh
+}
+
+# HAProxy on 18090 hashing req.body's $.user, consistent hashing over the three backends.
+start_haproxy() { # threads
+    cat > "$WORK/haproxy.cfg" <<HAPROXY
+global
+    maxconn 4096
+    nbthread $1
+defaults
+    mode http
+    timeout connect 10s
+    timeout client 30s
+    timeout server 30s
+    option http-keep-alive
+frontend sticky
+    bind 127.0.0.1:18090
+    option http-buffer-request
+    default_backend engines
+backend engines
+    balance hash req.body,json_query('\$.user')
+    hash-type consistent
+    server b1 127.0.0.1:18081
+    server b2 127.0.0.1:18082
+    server b3 127.0.0.1:18083
+HAPROXY
+    haproxy -f "$WORK/haproxy.cfg" & HAPROXY_PID=$!
+    PIDS+=("$HAPROXY_PID")
+}
+
+# A router from an unpacked distribution in front of the three backends; sets ROUTER_PID.
+start_router() { # home port admin-port
+    sed "s/admin-port: 9091/admin-port: $3/" "$1/conf/insika-router.yaml" > "$WORK/$2.yaml"
+    INSIKA_ROUTER_CONFIG="$WORK/$2.yaml" INSIKA_ROUTER_PORT=$2 INSIKA_ROUTER_HOST=127.0.0.1 \
+        INSIKA_ROUTER_BACKENDS=$BACKENDS "$1/bin/insika-router" > "$WORK/$2.log" 2>&1 & ROUTER_PID=$!
+    PIDS+=("$ROUTER_PID")
+}
+
+# Waits until the router on this port answers /up, or says why it did not start.
+await_router() { # port
+    for _ in $(seq 1 150); do curl -fsS -o /dev/null "http://127.0.0.1:$1/up" 2>/dev/null && return; sleep 0.2; done
+    echo "router on $1 did not start:" >&2
+    cat "$WORK/$1.log" >&2
+    exit 1
+}
+
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; } # utime + stime, in clock ticks
+
+# One wrk run of bench/sessions.lua, and the process's CPU per request over it. Needs
+# CONNECTIONS and DURATION.
+measure() { # name pid port
+    local before after requests
+    before=$(ticks "$2")
+    requests=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" -s bench/sessions.lua "http://127.0.0.1:$3" \
+        | awk '/requests in/ {print $1}')
+    after=$(ticks "$2")
+    awk -v n="$1" -v r="$requests" -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v d="$DURATION" \
+        'BEGIN { printf "%-9s %9d req  %8.0f req/s  %6.1f us CPU/request\n", n, r, r / d, t / hz * 1e6 / r }'
+}
