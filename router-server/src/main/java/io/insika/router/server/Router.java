@@ -7,12 +7,15 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 import io.insika.router.api.PluginOptions;
+import io.insika.router.server.config.ConfigChange;
 import io.insika.router.server.config.DnsBackends;
 import io.insika.router.server.config.DurationText;
 import io.insika.router.server.config.RouterConfig;
 import io.insika.router.server.config.StaticBackends;
 import io.insika.router.server.discovery.BackendDiscovery;
 import io.insika.router.server.discovery.DnsBackendDiscovery;
+import io.insika.router.server.discovery.StaticBackendDiscovery;
+import io.insika.router.server.metrics.RouterMetrics;
 import io.insika.router.server.plugin.PluginRegistry;
 import io.insika.router.server.proxy.AccessLogTarget;
 import io.insika.router.server.proxy.ProxySettings;
@@ -30,10 +33,17 @@ public final class Router implements AutoCloseable {
 
     private final RouterServer server;
     private final BackendDiscovery discovery;
+    private final BackendPool pool;
+    private final PluginRegistry registry;
+    private volatile RouterConfig config;
 
-    private Router(RouterServer server, BackendDiscovery discovery) {
+    private Router(RouterServer server, BackendDiscovery discovery, BackendPool pool, PluginRegistry registry,
+                   RouterConfig config) {
         this.server = server;
         this.discovery = discovery;
+        this.pool = pool;
+        this.registry = registry;
+        this.config = config;
     }
 
     /**
@@ -52,14 +62,7 @@ public final class Router implements AutoCloseable {
             RouterServer server = RouterServer.start(
                     new ServerSettings(config.host(), config.port(), config.adminPort(), config.shutdownGrace(),
                             config.stopDelay(), config.maxConnections()),
-                    routes, pool, new ProxySettings(config.bodyMaxBytes(), config.backendTimeout(), config.clientBodyTimeout(),
-                            config.clientSendTimeout(),
-                            // straight to the descriptor: System.out's PrintStream locks and flushes per call
-                            config.accessLog()
-                                    ? Optional.of(new AccessLogTarget(new FileOutputStream(FileDescriptor.out), config.logFormat()))
-                                    : Optional.empty(),
-                            config.trustedProxies(), config.maxRequests(), config.peekBudget(), config.capacity(),
-                            config.health()));
+                    routes, pool, proxySettings(config));
             if (discovery instanceof DnsBackendDiscovery dns) {
                 server.metrics().counter("dns_resolutions", "DNS resolutions of the backend name, answered or not",
                         dns::resolutions);
@@ -68,11 +71,51 @@ public final class Router implements AutoCloseable {
             }
             LOG.log(Level.INFO, "listening on http://{0}:{1,number,#} (proxy) and http://{0}:{2,number,#}/observe/health"
                     + " and /observe/metrics (admin)", config.host(), server.port(), server.adminPort());
-            return new Router(server, discovery);
+            return new Router(server, discovery, pool, registry, config);
         } catch (RuntimeException e) {
             discovery.close();
             throw e;
         }
+    }
+
+    private static ProxySettings proxySettings(RouterConfig config) {
+        return new ProxySettings(config.bodyMaxBytes(), config.backendTimeout(), config.clientBodyTimeout(),
+                config.clientSendTimeout(),
+                // straight to the descriptor: System.out's PrintStream locks and flushes per call
+                config.accessLog()
+                        ? Optional.of(new AccessLogTarget(new FileOutputStream(FileDescriptor.out), config.logFormat()))
+                        : Optional.empty(),
+                config.trustedProxies(), config.maxRequests(), config.peekBudget(), config.capacity(),
+                config.health());
+    }
+
+    /** The configuration it runs with: the one it started with, or the last reload applied. */
+    public RouterConfig config() {
+        return config;
+    }
+
+    /**
+     * Runs with a reloaded configuration from now on: requests and tunnels in flight finish
+     * with the one they began with. The caller has checked, with {@link ConfigChange}, that
+     * nothing fixed at start differs.
+     *
+     * @param next   the new configuration, validated
+     * @param change what differs from the running one
+     */
+    public synchronized void reconfigure(RouterConfig next, ConfigChange change) {
+        if (!change.restartOnly().isEmpty()) {
+            throw new IllegalArgumentException("needs a restart: " + change.restartOnly());
+        }
+        RouteTable routes = RouteTable.build(next.routes(), registry);
+        if (change.changesStrategy()) {
+            pool.strategy(registry.strategy(next.strategy()).orElseThrow().create(next.strategyOptions()),
+                    next.strategy(), next.strategyOptions());
+        }
+        server.reconfigure(routes, proxySettings(next));
+        if (next.backends() instanceof StaticBackends list) {
+            StaticBackendDiscovery.replace(list, pool);
+        }
+        config = next;
     }
 
     /**
@@ -88,6 +131,11 @@ public final class Router implements AutoCloseable {
 
     public int port() {
         return server.port();
+    }
+
+    /** What the admin port exports. */
+    public RouterMetrics metrics() {
+        return server.metrics();
     }
 
     public int adminPort() {

@@ -170,6 +170,14 @@ public final class RouterServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Proxies requests and tunnels begun from now on with these routes and settings (a reload);
+     * those in flight keep theirs.
+     */
+    public void reconfigure(RouteTable routes, ProxySettings settings) {
+        proxy.reconfigure(routes, settings);
+    }
+
     /** The port actually bound (useful when started on port 0). */
     public int port() {
         return server.port();

@@ -25,7 +25,8 @@ public final class BackendState {
     }
 
     private final String id;
-    private final BackendLimits limits;
+    // a reload may change them: slots already taken stay taken, the next take sees the new limit
+    private volatile BackendLimits limits;
     private final long downNanos;
     private final AtomicInteger requests = new AtomicInteger();
     private final AtomicInteger tunnels = new AtomicInteger();
@@ -51,6 +52,10 @@ public final class BackendState {
 
     public BackendLimits limits() {
         return limits;
+    }
+
+    void limits(BackendLimits limits) {
+        this.limits = limits;
     }
 
     /** Whether requests without a key must go elsewhere, and its sessions get the envelope. */

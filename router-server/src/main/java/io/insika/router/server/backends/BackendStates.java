@@ -17,7 +17,7 @@ import io.insika.router.api.Backend;
  */
 public final class BackendStates {
 
-    private final BackendCapacity capacity;
+    private volatile BackendCapacity capacity;
     private final Duration downTime;
     private final Map<String, BackendState> states = new ConcurrentHashMap<>();
 
@@ -30,11 +30,30 @@ public final class BackendStates {
         this.downTime = health.downTime();
     }
 
+    /**
+     * Sets every backend's limits, those of backends already known included: requests in flight
+     * keep their slots, and a lowered limit admits no more until enough of them have ended.
+     */
+    public void capacity(BackendCapacity capacity) {
+        this.capacity = capacity;
+        states.values().forEach(state -> state.limits(capacity.of(state.id())));
+    }
+
     /** The state of this backend. */
     public BackendState of(Backend backend) {
         BackendState state = states.get(backend.id());
-        return state != null ? state : states.computeIfAbsent(backend.id(),
-                id -> new BackendState(id, capacity.of(id), downTime));
+        return state != null ? state : create(backend.id());
+    }
+
+    private BackendState create(String id) {
+        BackendState state = states.computeIfAbsent(id, key -> new BackendState(key, capacity.of(key), downTime));
+        // A reload between reading the capacity and the insert may have walked past this state:
+        // read it again now that the state is in the map.
+        BackendLimits limits = capacity.of(id);
+        if (!state.limits().equals(limits)) {
+            state.limits(limits);
+        }
+        return state;
     }
 
     /**

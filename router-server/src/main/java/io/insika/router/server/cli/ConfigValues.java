@@ -29,6 +29,7 @@ final class ConfigValues {
             case "strategy.options" -> config.strategyOptions().names().stream()
                     .map(name -> name + "=" + config.strategyOptions().get(name).orElse(""))
                     .collect(Collectors.joining(", ", "{", "}"));
+            case "strategy.allow-change-on-reload" -> String.valueOf(config.strategyChangeOnReload());
             case "proxy.body-max-bytes" -> String.valueOf(config.bodyMaxBytes());
             case "proxy.backend-timeout" -> DurationText.format(config.backendTimeout());
             case "proxy.client-body-timeout" -> DurationText.format(config.clientBodyTimeout());

@@ -4,12 +4,13 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 
+import io.insika.router.server.ConfigReload;
 import io.insika.router.server.Router;
 import io.insika.router.server.config.RouterConfig;
 import io.insika.router.server.config.RouterConfigLoader;
 import io.insika.router.server.plugin.PluginRegistry;
 
-/** {@code insika-router}: serves until SIGTERM, then stops gracefully. */
+/** {@code insika-router}: serves until SIGTERM, then stops gracefully; SIGHUP reloads the configuration. */
 final class ServeCommand {
 
     private static final System.Logger LOG = System.getLogger(Router.class.getName());
@@ -18,14 +19,18 @@ final class ServeCommand {
     }
 
     static int run(PluginRegistry plugins, Map<String, String> environment, Optional<Path> configFile) {
-        RouterConfig config = new RouterConfigLoader(plugins).load(configFile, environment);
+        RouterConfigLoader loader = new RouterConfigLoader(plugins);
+        RouterConfig config = loader.load(configFile, environment);
         config.logFormat().applyToRouterLog();
         StopSignal stop = StopSignal.install();
+        ReloadSignal hup = ReloadSignal.install();
         FreePort.require(config.host(), config.port(), "server.port");
         FreePort.require(config.host(), config.adminPort(), "server.admin-port");
         AotCache.describe().ifPresent(line -> LOG.log(System.Logger.Level.INFO, line));
         Router router = Router.start(config, plugins);
         stop.onRepeat(router::hurry);
+        ConfigReload reload = new ConfigReload(router, () -> loader.load(configFile, environment));
+        hup.reloadWith(reload::reload);
         try {
             stop.await();
         } finally {

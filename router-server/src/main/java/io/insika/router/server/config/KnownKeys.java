@@ -32,7 +32,7 @@ final class KnownKeys {
     private static final Shape SCHEMA = new Fields(Map.of(
             "server", new Fields(Map.of("host", OPEN, "port", OPEN, "admin-port", OPEN, "shutdown-grace", OPEN,
                     "stop-delay", OPEN, "max-connections", OPEN)),
-            "strategy", new Fields(Map.of("name", OPEN, "options", OPEN)),
+            "strategy", new Fields(Map.of("name", OPEN, "options", OPEN, "allow-change-on-reload", OPEN)),
             "backends", new Fields(Map.of(
                     "max-requests", OPEN, "max-tunnels", OPEN,
                     "static", new Items(new Fields(Map.of("url", OPEN, "weight", OPEN, "id", OPEN,

@@ -73,6 +73,9 @@ import io.insika.router.server.routing.RouteSpec;
  *                        {@link io.insika.router.server.routing.DefaultRoutes#specs()} when the
  *                        YAML has no {@code routes}
  * @param origins         where each value came from
+ * @param strategyChangeOnReload whether a reload may change the strategy or its options, which
+ *                        moves most sessions; default false, so such a reload is refused
+ *                        ({@code strategy.allow-change-on-reload})
  */
 public record RouterConfig(String host, int port, int adminPort, Duration shutdownGrace, Duration stopDelay,
                            int maxConnections, String strategy,
@@ -82,7 +85,7 @@ public record RouterConfig(String host, int port, int adminPort, Duration shutdo
                            Duration clientSendTimeout, TrustedProxies trustedProxies, int maxRequests,
                            int peekBudget, boolean accessLog, LogFormat logFormat,
                            List<RouteSpec> routes,
-                           ConfigOrigins origins) {
+                           ConfigOrigins origins, boolean strategyChangeOnReload) {
 
     public static final String DEFAULT_HOST = "0.0.0.0";
     public static final int DEFAULT_PORT = 9090;

@@ -91,6 +91,7 @@ public final class RouterConfigLoader {
         }
         String strategy = reader.read("strategy.name", STRATEGY, RouterConfig.DEFAULT_STRATEGY, ValueType.word());
         PluginOptions strategyOptions = strategyOptions(reader, strategy);
+        boolean strategyChangeOnReload = reader.read("strategy.allow-change-on-reload", null, false, ValueType.bool());
         BackendsReader backendsReader = new BackendsReader(reader);
         BackendSource backends = backendsReader.read();
         BackendCapacity capacity = backendsReader.capacity();
@@ -126,7 +127,7 @@ public final class RouterConfigLoader {
         return new RouterConfig(host, port, adminPort, grace, stopDelay, maxConnections, strategy, strategyOptions,
                 backends, capacity, health, bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout,
                 trustedProxies, maxRequests, peekBudget, accessLog, logFormat, routes,
-                new ConfigOrigins(file.map(Path::toString), reader.origins()));
+                new ConfigOrigins(file.map(Path::toString), reader.origins()), strategyChangeOnReload);
     }
 
     /** {@code health}: the passive down time, and active checks when a path is given. */

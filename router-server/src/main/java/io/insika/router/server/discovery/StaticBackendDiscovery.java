@@ -17,11 +17,21 @@ public final class StaticBackendDiscovery implements BackendDiscovery {
      * @return the (inert) discovery
      */
     public static StaticBackendDiscovery start(StaticBackends backends, BackendPool pool) {
+        replace(backends, pool);
+        return new StaticBackendDiscovery();
+    }
+
+    /**
+     * Replaces the pool's backends with a reloaded list; logs what changed, if anything.
+     *
+     * @param backends the list now configured
+     * @param pool     the pool to update
+     */
+    public static void replace(StaticBackends backends, BackendPool pool) {
         pool.update(backends.backends()).ifPresent(change -> BackendChangeLog.changed("static list", change));
         if (backends.backends().isEmpty()) {
             BackendChangeLog.empty("static list", "no backends are configured");
         }
-        return new StaticBackendDiscovery();
     }
 
     @Override

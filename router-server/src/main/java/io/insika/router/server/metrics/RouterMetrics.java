@@ -1,5 +1,6 @@
 package io.insika.router.server.metrics;
 
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -62,8 +63,13 @@ public final class RouterMetrics {
     private final Counter redirectsUnavailable;
     private final Gauge active;
     private final Gauge tunnels;
-    private final Map<Route, CounterDataPoint[]> byRoute = new IdentityHashMap<>();
-    private final Map<Route, CounterDataPoint> mismatchesByRoute = new IdentityHashMap<>();
+    private final Counter mismatches;
+    // Replaced whole by a reload, and read without a lock by every request. They hold the routes
+    // of the table before too, for requests that read it just before the reload: a series is
+    // found by its label, so a route kept across a reload keeps counting in the same one.
+    private volatile Map<Route, CounterDataPoint[]> byRoute = Map.of();
+    private volatile Map<Route, CounterDataPoint> mismatchesByRoute = Map.of();
+    private List<Route> currentRoutes = List.of(); // guarded by this
     private final CounterDataPoint[] unrouted;
     private final Map<String, BackendMeters> byBackend = new ConcurrentHashMap<>();
     private final CounterDataPoint noBackend;
@@ -110,16 +116,11 @@ public final class RouterMetrics {
                 .help("The digest of the strategy, its options and the backends' ids and weights:"
                         + " replicas that place keys alike show the same fingerprint")
                 .labelNames("fingerprint").register(registry);
-        Counter mismatches = Counter.builder().name(PREFIX + "carrier_mismatches")
+        mismatches = Counter.builder().name(PREFIX + "carrier_mismatches")
                 .help("Keyed requests whose route's carriers of the key (a header, a path segment) held different"
                         + " values; placed by the first carrier that had one")
                 .labelNames("route").withoutExemplars().register(registry);
-        for (Route route : routes) {
-            byRoute.put(route, placementSeries(route.toString()));
-            if (route.extractors().size() > 1) {
-                mismatchesByRoute.put(route, mismatches.labelValues(route.toString()));
-            }
-        }
+        routes(routes);
         unrouted = placementSeries(NONE);
         noBackend = errors.labelValues(NONE, BackendError.NO_BACKEND.label());
         registerJvmMetrics(registry);
@@ -141,6 +142,32 @@ public final class RouterMetrics {
         JvmMemoryMetrics.builder().register(registry);
         JvmRuntimeInfoMetric.builder().register(registry);
         ProcessMetrics.builder().register(registry);
+    }
+
+    /**
+     * Counts requests of these routes from now on: a reload's new table. The series of a route
+     * no longer configured are kept, frozen, until the router restarts.
+     *
+     * @param routes the table's routes
+     */
+    public synchronized void routes(List<Route> routes) {
+        Map<Route, CounterDataPoint[]> placed = new IdentityHashMap<>();
+        Map<Route, CounterDataPoint> mismatched = new IdentityHashMap<>();
+        for (Route route : concat(currentRoutes, routes)) {
+            placed.put(route, placementSeries(route.toString()));
+            if (route.extractors().size() > 1) {
+                mismatched.put(route, mismatches.labelValues(route.toString()));
+            }
+        }
+        byRoute = placed;
+        mismatchesByRoute = mismatched;
+        currentRoutes = List.copyOf(routes);
+    }
+
+    private static List<Route> concat(List<Route> before, List<Route> now) {
+        List<Route> both = new ArrayList<>(before);
+        both.addAll(now);
+        return both;
     }
 
     private CounterDataPoint[] placementSeries(String route) {
@@ -246,6 +273,21 @@ public final class RouterMetrics {
     public void counter(String name, String help, LongSupplier value) {
         CounterWithCallback.builder().name(PREFIX + name).help(help)
                 .callback(callback -> callback.call(value.getAsLong())).register(registry);
+    }
+
+    /**
+     * Adds a counter with one label, read at each scrape, for counts kept elsewhere.
+     *
+     * @param name   its name after {@code insika_router_}, without {@code _total}
+     * @param help   what it counts
+     * @param label  the label's name
+     * @param values each label value's count, in the order exported; none ever decreases
+     */
+    public void counter(String name, String help, String label, Map<String, LongSupplier> values) {
+        Map<String, LongSupplier> series = Map.copyOf(values);
+        CounterWithCallback.builder().name(PREFIX + name).help(help).labelNames(label)
+                .callback(callback -> series.forEach((value, count) -> callback.call(count.getAsLong(), value)))
+                .register(registry);
     }
 
     /**

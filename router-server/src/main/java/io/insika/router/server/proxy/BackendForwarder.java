@@ -35,23 +35,20 @@ final class BackendForwarder {
     private static final long INLINE_BODY = 64 * 1024;
     private static final Duration UPLOAD_SETTLE = Duration.ofMillis(100);
 
-    private final ProxyParts parts;
     private final ClientStallWatchdog clientWatchdog;
-    private final TrustedProxies trustedProxies;
 
     /**
-     * @param parts          the connections to the backends, the metrics, the trusted proxies
      * @param clientWatchdog cuts a client that stops reading its answer
      */
-    BackendForwarder(ProxyParts parts, ClientStallWatchdog clientWatchdog) {
-        this.parts = parts;
+    BackendForwarder(ClientStallWatchdog clientWatchdog) {
         this.clientWatchdog = clientWatchdog;
-        this.trustedProxies = parts.trustedProxies();
     }
 
     /**
      * Forwards the request and relays the response.
      *
+     * @param parts    the connections to the backends, the metrics, the trusted proxies: those the
+     *                 request began with
      * @param request  the client's request
      * @param response the client's response, not yet started
      * @param backend  the owner
@@ -63,7 +60,7 @@ final class BackendForwarder {
      * @throws CloseConnectionException when the exchange broke after the response started, or
      *                                  the client vanished: the client connection must close
      */
-    Optional<ProxyFailure> forward(ServerRequest request, ServerResponse response, Backend backend,
+    Optional<ProxyFailure> forward(ProxyParts parts, ServerRequest request, ServerResponse response, Backend backend,
                                    BackendState state, BodyPeek body) {
         Method method = request.prologue().method();
         for (int attempt = 1; ; attempt++) {
@@ -79,7 +76,7 @@ final class BackendForwarder {
             boolean reusable;
             try {
                 long sending = System.nanoTime();
-                upload = send(request, body, exchange);
+                upload = send(request, body, exchange, parts.trustedProxies());
                 ResponseHead head = exchange.readHead();
                 int code = head.status();
                 if (code == 101) {
@@ -156,7 +153,8 @@ final class BackendForwarder {
      *
      * @return the upload still running, or {@code null} when all was sent
      */
-    private Upload send(ServerRequest request, BodyPeek body, Exchange exchange) throws IOException {
+    private static Upload send(ServerRequest request, BodyPeek body, Exchange exchange, TrustedProxies trustedProxies)
+            throws IOException {
         RequestWriter writer = exchange.request();
         writer.requestLine(request.prologue().method().text(), RequestTarget.originForm(request.prologue()));
         ForwardedHeaders.copy(request.prologue(), request.headers(), request.remotePeer().address(), request.isSecure(),

@@ -28,37 +28,49 @@ import java.util.function.Function;
  */
 final class ClientStallWatchdog implements AutoCloseable {
 
-    private final Direction body;
-    private final Direction send;
+    private final LongAdder bodyCuts = new LongAdder();
+    private final LongAdder sendCuts = new LongAdder();
     private final Set<Call> calls = ConcurrentHashMap.newKeySet();
     private final Thread watchdog;
+    // replaced by a reload; a stream keeps the limits it was watched with
+    private volatile Direction body;
+    private volatile Direction send;
+    private volatile long tickMillis;
 
     ClientStallWatchdog(Duration bodyTimeout, Duration sendTimeout) {
-        this.body = new Direction(bodyTimeout, new LongAdder(), ClientBodyTimeoutException::new);
-        this.send = new Direction(sendTimeout, new LongAdder(), ClientSendTimeoutException::new);
-        long shortest = Math.min(bodyTimeout.toMillis(), sendTimeout.toMillis());
-        long tickMillis = Math.max(10, Math.min(1_000, shortest / 4));
-        this.watchdog = Thread.ofVirtual().name("insika-client-watchdog").start(() -> watch(tickMillis));
+        timeouts(bodyTimeout, sendTimeout);
+        this.watchdog = Thread.ofVirtual().name("insika-client-watchdog").start(this::watch);
+    }
+
+    /**
+     * Sets the limits of the streams watched from now on; streams already watched keep theirs,
+     * as a request in flight keeps the configuration it started with.
+     */
+    void timeouts(Duration bodyTimeout, Duration sendTimeout) {
+        body = new Direction(bodyTimeout, bodyCuts, ClientBodyTimeoutException::new);
+        send = new Direction(sendTimeout, sendCuts, ClientSendTimeoutException::new);
+        // A timeout fires between 1 and 1.25 times its length; a shorter one takes effect within a tick.
+        tickMillis = Math.max(10, Math.min(1_000, Math.min(bodyTimeout.toMillis(), sendTimeout.toMillis()) / 4));
     }
 
     /** A body stream whose reads are watched. */
     InputStream watch(InputStream body) {
-        return new WatchedBody(body);
+        return new WatchedBody(body, this.body);
     }
 
     /** An answer stream whose writes (and flushes) are watched. */
     OutputStream watch(OutputStream answer) {
-        return new WatchedAnswer(answer);
+        return new WatchedAnswer(answer, send);
     }
 
     /** How many requests were cut for a stalled body: exported as a metric. */
     long bodyTimeouts() {
-        return body.cut().sum();
+        return bodyCuts.sum();
     }
 
     /** How many answers were cut for a client that stopped reading: exported as a metric. */
     long sendTimeouts() {
-        return send.cut().sum();
+        return sendCuts.sum();
     }
 
     @Override
@@ -66,7 +78,7 @@ final class ClientStallWatchdog implements AutoCloseable {
         watchdog.interrupt();
     }
 
-    private void watch(long tickMillis) {
+    private void watch() {
         while (!Thread.currentThread().isInterrupted()) {
             try {
                 Thread.sleep(tickMillis);
@@ -163,8 +175,11 @@ final class ClientStallWatchdog implements AutoCloseable {
 
     private final class WatchedBody extends FilterInputStream {
 
-        WatchedBody(InputStream in) {
+        private final Direction body;
+
+        WatchedBody(InputStream in, Direction body) {
             super(in);
+            this.body = body;
         }
 
         @Override
@@ -181,8 +196,11 @@ final class ClientStallWatchdog implements AutoCloseable {
 
     private final class WatchedAnswer extends FilterOutputStream {
 
-        WatchedAnswer(OutputStream out) {
+        private final Direction send;
+
+        WatchedAnswer(OutputStream out, Direction send) {
             super(out);
+            this.send = send;
         }
 
         @Override

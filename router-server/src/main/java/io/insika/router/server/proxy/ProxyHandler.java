@@ -29,18 +29,22 @@ public final class ProxyHandler implements Handler, AutoCloseable {
 
     private static final System.Logger LOGGER = System.getLogger(ProxyHandler.class.getName());
 
-    private final ProxySettings settings;
-    private final ProxyParts parts;
-    private final Placer placer;
-    private final BackendForwarder forwarder;
+    private final BackendPool pool;
+    private final BackendStates states;
     private final RouterMetrics metrics;
-    private final AccessLog accessLog;
+    private final BackendClient client;
+    private final BackendForwarder forwarder;
     private final ClientStallWatchdog clientWatchdog;
     private final Semaphore requestSlots;
     private final LongAdder overloadRefusals = new LongAdder();
     private final LongAdder redispatches = new LongAdder();
     private final PeekBudget peekBudget;
     private final Redirector redirector;
+    // made the first time a configuration turns it on, and kept until close: a request still
+    // logging after a reload turned it off must find it open
+    private AccessLog accessLog; // guarded by this
+    // the configuration requests begin with now; each reads it once and keeps it to its end
+    private volatile ProxyParts parts;
 
     /**
      * @param routes   the keyed routes
@@ -51,19 +55,17 @@ public final class ProxyHandler implements Handler, AutoCloseable {
      */
     public ProxyHandler(RouteTable routes, BackendPool pool, BackendStates states, ProxySettings settings,
                         RouterMetrics metrics) {
-        this.settings = settings;
+        this.pool = pool;
+        this.states = states;
         this.metrics = metrics;
-        this.placer = new Placer(routes, pool, states, metrics, settings.bodyMaxBytes());
-        this.accessLog = AccessLog.to(settings.accessLog().orElse(null));
         this.clientWatchdog = new ClientStallWatchdog(settings.clientBodyTimeout(), settings.clientSendTimeout());
         metrics.counter("client_body_timeouts", "Requests cut because their client paused too long mid-body",
                 clientWatchdog::bodyTimeouts);
         metrics.counter("client_send_timeouts", "Answers cut because their client stopped reading",
                 clientWatchdog::sendTimeouts);
-        BackendClient client = new BackendClient(settings.backendTimeout(), () -> pool.snapshot().backends().stream()
+        this.client = new BackendClient(settings.backendTimeout(), () -> pool.snapshot().backends().stream()
                 .map(Backend::id).collect(Collectors.toUnmodifiableSet()));
-        this.parts = new ProxyParts(placer, client, metrics, accessLog, settings.trustedProxies());
-        this.forwarder = new BackendForwarder(parts, clientWatchdog);
+        this.forwarder = new BackendForwarder(clientWatchdog);
         metrics.gauge("backend_connections", "Connections open to backends, busy, idle or tunnelling",
                 client::openCount);
         this.requestSlots = new Semaphore(settings.maxRequests());
@@ -75,15 +77,48 @@ public final class ProxyHandler implements Handler, AutoCloseable {
                 + " reached (nothing had been sent to it)", redispatches::sum);
         metrics.gauge("peek_budget_bytes_in_use", "Bytes of key-peek buffer held beyond each request's free 8 KiB",
                 peekBudget::inUse);
-        if (accessLog != null) {
-            metrics.counter("access_log_dropped", "Access log lines dropped: the writer fell behind or its stream failed",
-                    accessLog::dropped);
+        this.parts = parts(routes, settings);
+    }
+
+    /**
+     * Applies a reloaded configuration: requests and tunnels begun from now on use these routes
+     * and settings; those in flight finish with the ones they began with. The request limit and
+     * the peek budget are fixed at start.
+     *
+     * @param routes   the new routes
+     * @param settings the new settings
+     */
+    public void reconfigure(RouteTable routes, ProxySettings settings) {
+        metrics.routes(routes.routes());
+        states.capacity(settings.capacity());
+        client.timeout(settings.backendTimeout());
+        clientWatchdog.timeouts(settings.clientBodyTimeout(), settings.clientSendTimeout());
+        parts = parts(routes, settings);
+    }
+
+    private ProxyParts parts(RouteTable routes, ProxySettings settings) {
+        return new ProxyParts(settings, new Placer(routes, pool, states, metrics, settings.bodyMaxBytes()), client,
+                metrics, accessLog(settings));
+    }
+
+    private synchronized AccessLog accessLog(ProxySettings settings) {
+        if (settings.accessLog().isEmpty()) {
+            return null;
         }
+        if (accessLog == null) {
+            AccessLog log = AccessLog.to(settings.accessLog().get());
+            metrics.counter("access_log_dropped", "Access log lines dropped: the writer fell behind or its stream failed",
+                    log::dropped);
+            accessLog = log;
+        }
+        return accessLog;
     }
 
     @Override
     public void handle(ServerRequest request, ServerResponse response) {
         long started = System.nanoTime();
+        ProxyParts live = parts;
+        AccessLog accessLog = live.accessLog();
         SocketAddress client = accessLog == null ? null : request.remotePeer().address();
         metrics.requestStarted();
         Placed placed = null;
@@ -92,7 +127,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         boolean slot = requestSlots.tryAcquire();
         try {
             body = request.content().hasEntity()
-                    ? new BodyPeek(clientWatchdog.watch(request.content().inputStream()), settings.bodyMaxBytes(),
+                    ? new BodyPeek(clientWatchdog.watch(request.content().inputStream()), live.settings().bodyMaxBytes(),
                             request.headers().contentLength().orElse(-1), peekBudget)
                     : null;
             Optional<ProxyFailure> failure;
@@ -101,7 +136,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
             } else if (!ClientHeadCheck.forwardable(request.prologue(), request.headers())) {
                 failure = Optional.of(ProxyFailure.BAD_REQUEST);
             } else {
-                placed = placer.place(request.prologue(), request.headers(), body);
+                placed = live.placer().place(request.prologue(), request.headers(), body);
                 failure = placed.refusal() != null ? Optional.of(placed.refusal()) : clientBodyFailure(body, placed);
                 Optional<URI> redirect = failure.isEmpty() ? redirector.target(placed, request.headers())
                         : Optional.empty();
@@ -109,9 +144,9 @@ public final class ProxyHandler implements Handler, AutoCloseable {
                     redirector.send(response, placed, redirect.get(), request.headers(),
                             body != null && !body.fullyRead());
                 } else if (failure.isEmpty()) {
-                    failure = forward(request, response, placed, body);
+                    failure = forward(live, request, response, placed, body);
                     if (redispatchable(failure, placed, body)) {
-                        Attempt last = redispatch(request, response, placed, body);
+                        Attempt last = redispatch(live, request, response, placed, body);
                         placed = last.placed();
                         failure = last.failure();
                     }
@@ -160,14 +195,16 @@ public final class ProxyHandler implements Handler, AutoCloseable {
 
     // Unreachable and nothing sent: a request without a key may try the next backends, each
     // once. A session never does: its state is on its owner. Gives back each failed slot.
-    private Attempt redispatch(ServerRequest request, ServerResponse response, Placed failed, BodyPeek body) {
+    private Attempt redispatch(ProxyParts live, ServerRequest request, ServerResponse response, Placed failed,
+                               BodyPeek body) {
         Attempt last = new Attempt(failed, Optional.of(ProxyFailure.UNAVAILABLE));
-        for (int hop = 1; hop < placer.backendCount() && redispatchable(last.failure(), last.placed(), body); hop++) {
-            Placed next = placer.redispatch(last.placed());
+        for (int hop = 1; hop < live.placer().backendCount() && redispatchable(last.failure(), last.placed(), body);
+             hop++) {
+            Placed next = live.placer().redispatch(last.placed());
             last.placed().slot().endRequest();
             redispatches.increment();
             last = new Attempt(next, next.refusal() != null ? Optional.of(next.refusal())
-                    : forward(request, response, next, body));
+                    : forward(live, request, response, next, body));
         }
         return last;
     }
@@ -200,8 +237,8 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     }
 
     /** @return the failure to answer with, or empty when the backend's answer was relayed */
-    private Optional<ProxyFailure> forward(ServerRequest request, ServerResponse response, Placed placed,
-                                           BodyPeek body) {
+    private Optional<ProxyFailure> forward(ProxyParts live, ServerRequest request, ServerResponse response,
+                                           Placed placed, BodyPeek body) {
         if (placed.backend() == null) {
             LOGGER.log(Level.DEBUG, "no backends: {0} {1} answered 503", request.prologue().method().text(),
                     request.prologue().uriPath().rawPath());
@@ -209,7 +246,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
             return Optional.of(ProxyFailure.NO_BACKEND);
         }
         Backend owner = placed.backend();
-        Optional<ProxyFailure> failure = forwarder.forward(request, response, owner, placed.slot(), body);
+        Optional<ProxyFailure> failure = forwarder.forward(live, request, response, owner, placed.slot(), body);
         failure.ifPresent(it -> LOGGER.log(Level.WARNING, "backend {0}: {1} for {2} {3}", owner.id(), it,
                 request.prologue().method().text(), request.prologue().uriPath().rawPath()));
         return failure;
@@ -217,14 +254,16 @@ public final class ProxyHandler implements Handler, AutoCloseable {
 
     @Override
     public void close() {
-        parts.client().close();
+        client.close();
         clientWatchdog.close();
-        if (accessLog != null) {
-            accessLog.close();
+        synchronized (this) {
+            if (accessLog != null) {
+                accessLog.close();
+            }
         }
     }
 
-    /** What the WebSocket tunnel shares with this proxy. */
+    /** What the WebSocket tunnel shares with this proxy now. */
     ProxyParts parts() {
         return parts;
     }

@@ -10,17 +10,23 @@ import io.insika.router.server.upstream.BackendClient;
 import io.insika.router.server.upstream.Exchange;
 
 /**
- * What the proxy and the WebSocket tunnel share, built once per router: they place alike, send
- * over the same connections, and count and log in the same places.
+ * What the proxy and the WebSocket tunnel share, for one configuration: they place alike, send
+ * over the same connections, and count and log in the same places. A reload makes new parts; a
+ * request or tunnel reads them once, when it begins, and keeps them to its end.
  *
- * @param placer         where a request goes
- * @param client         the connections to the backends
- * @param metrics        what the admin port exports
- * @param accessLog      the access log, or {@code null} when it is off
- * @param trustedProxies the peers whose forwarding headers are believed
+ * @param settings  the proxy settings these parts were made from
+ * @param placer    where a request goes
+ * @param client    the connections to the backends (the same across reloads)
+ * @param metrics   what the admin port exports
+ * @param accessLog the access log, or {@code null} when it is off
  */
-record ProxyParts(Placer placer, BackendClient client, RouterMetrics metrics, AccessLog accessLog,
-                  TrustedProxies trustedProxies) {
+record ProxyParts(ProxySettings settings, Placer placer, BackendClient client, RouterMetrics metrics,
+                  AccessLog accessLog) {
+
+    /** The peers whose forwarding headers are believed. */
+    TrustedProxies trustedProxies() {
+        return settings.trustedProxies();
+    }
 
     /**
      * A connection to a backend for one exchange. A connect that fails is counted against the

@@ -5,6 +5,7 @@ import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.OptionalLong;
 
 import io.helidon.common.buffers.BufferData;
@@ -41,11 +42,16 @@ final class UpgradeTunnel implements Http1Upgrader {
 
     private static final System.Logger LOGGER = System.getLogger(UpgradeTunnel.class.getName());
 
-    private final ProxyParts parts;
+    private final Supplier<ProxyParts> current;
     private final String spelling;
 
-    UpgradeTunnel(ProxyParts parts, String spelling) {
-        this.parts = parts;
+    /**
+     * @param current  the proxy's parts now: read once per upgrade, so a tunnel keeps the
+     *                 configuration it was opened with across a reload
+     * @param spelling the {@code Upgrade} token this upgrader is registered for
+     */
+    UpgradeTunnel(Supplier<ProxyParts> current, String spelling) {
+        this.current = current;
         this.spelling = spelling;
     }
 
@@ -57,6 +63,7 @@ final class UpgradeTunnel implements Http1Upgrader {
     @Override
     public ServerConnection upgrade(ConnectionContext ctx, HttpPrologue prologue, WritableHeaders<?> headers) {
         long started = System.nanoTime();
+        ProxyParts parts = current.get();
         // taken now: a closed socket forgets its peer, and a tunnel is logged when it closes
         SocketAddress client = parts.accessLog() == null ? null : ctx.remotePeer().address();
         ServerRequestHeaders requestHeaders = ServerRequestHeaders.create(headers);
@@ -67,7 +74,7 @@ final class UpgradeTunnel implements Http1Upgrader {
         Placed placed = parts.placer().locate(prologue, requestHeaders, null, Placer.Slot.TUNNEL);
         if (placed.refusal() != null) {
             parts.placer().count(placed);
-            answer(ctx, placed.refusal(), client, prologue, requestHeaders, placed, started);
+            answer(parts, ctx, placed.refusal(), client, prologue, requestHeaders, placed, started);
             return new TunnelConnection.Closed();
         }
         Optional<Backend> owner = placed.owner();
@@ -102,24 +109,25 @@ final class UpgradeTunnel implements Http1Upgrader {
                 backend.becomeTunnel();
                 return new TunnelConnection(ctx, backend, parts.metrics(), bytes -> {
                     state.endTunnel();
-                    log(client, prologue, requestHeaders, 101, bytes, placed, null, started);
+                    log(parts, client, prologue, requestHeaders, 101, bytes, placed, null, started);
                 });
             }
             ResponseBody body = backend.body(head, ResponseBody.bodiless(head.status()));
             refusalStatus = head.status();
             refusalStarted = true;
             long bytes = relayRefusal(ctx, head, body);
-            log(client, prologue, requestHeaders, head.status(), bytes, placed, null, started);
+            log(parts, client, prologue, requestHeaders, head.status(), bytes, placed, null, started);
         } catch (IOException | RuntimeException e) {
             LOGGER.log(System.Logger.Level.DEBUG, "upgrade through " + owner.get().id() + " failed", e);
             // Once the refusal's head is out, a failure can only cut the connection; before, it is answered
             if (!refusalStarted) {
                 ProxyFailure failure = backend.timedOut() ? ProxyFailure.BACKEND_TIMEOUT : ProxyFailure.BACKEND_FAILED;
                 parts.failed(owner.get(), state, failure.error(), e);
-                answer(ctx, failure, client, prologue, requestHeaders, placed, started);
+                answer(parts, ctx, failure, client, prologue, requestHeaders, placed, started);
             } else {
                 parts.failed(owner.get(), state, BackendError.BROKEN, e);
-                log(client, prologue, requestHeaders, refusalStatus, 0, placed, BackendError.BROKEN.label(), started);
+                log(parts, client, prologue, requestHeaders, refusalStatus, 0, placed, BackendError.BROKEN.label(),
+                        started);
             }
         }
         backend.discard();
@@ -128,15 +136,16 @@ final class UpgradeTunnel implements Http1Upgrader {
     }
 
     // The router's own answer in the backend's place; the connection closes after it.
-    private void answer(ConnectionContext ctx, ProxyFailure failure, SocketAddress client, HttpPrologue prologue,
-                        ServerRequestHeaders headers, Placed placed, long started) {
+    private static void answer(ProxyParts parts, ConnectionContext ctx, ProxyFailure failure, SocketAddress client,
+                               HttpPrologue prologue, ServerRequestHeaders headers, Placed placed, long started) {
         byte[] answer = failure.closingAnswer();
         writeNow(ctx, answer);
-        log(client, prologue, headers, failure.status().code(), answer.length, placed, failure.label(), started);
+        log(parts, client, prologue, headers, failure.status().code(), answer.length, placed, failure.label(), started);
     }
 
-    private void log(SocketAddress client, HttpPrologue prologue, ServerRequestHeaders headers, int status,
-                     long bytes, Placed placed, String error, long started) {
+    private static void log(ProxyParts parts, SocketAddress client, HttpPrologue prologue,
+                            ServerRequestHeaders headers, int status, long bytes, Placed placed, String error,
+                            long started) {
         AccessLog accessLog = parts.accessLog();
         if (accessLog != null) {
             accessLog.log(client, prologue.method().text(), prologue.uriPath().rawPath(),

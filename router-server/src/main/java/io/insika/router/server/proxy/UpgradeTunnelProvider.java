@@ -26,6 +26,6 @@ public final class UpgradeTunnelProvider implements Http1UpgradeProvider<Upgrade
 
     @Override
     public Http1Upgrader create(UpgradeTunnelConfig config, ProtocolConfigs configs) {
-        return new UpgradeTunnel(config.proxy().parts(), config.spelling());
+        return new UpgradeTunnel(config.proxy()::parts, config.spelling());
     }
 }

@@ -24,10 +24,12 @@ public final class BackendPool {
 
     private static final Comparator<Backend> BY_ID = Comparator.comparing(Backend::id);
 
-    private final RouteStrategy strategy;
-    private final String strategyName;
-    private final PluginOptions strategyOptions;
+    /** The strategy that places keyed requests, as configured: replaced only by a reload that may. */
+    private record Strategy(RouteStrategy strategy, String name, PluginOptions options) {
+    }
+
     private final RouteStrategy rotation;
+    private volatile Strategy strategy;
     private final AtomicReference<RoutingSnapshot> current;
 
     /**
@@ -39,9 +41,7 @@ public final class BackendPool {
      * @param rotation        places requests without a key
      */
     public BackendPool(RouteStrategy strategy, String strategyName, PluginOptions strategyOptions, RouteStrategy rotation) {
-        this.strategy = strategy;
-        this.strategyName = strategyName;
-        this.strategyOptions = strategyOptions;
+        this.strategy = new Strategy(strategy, strategyName, strategyOptions);
         this.rotation = rotation;
         this.current = new AtomicReference<>(build(List.of()));
     }
@@ -53,12 +53,12 @@ public final class BackendPool {
 
     /** The strategy's name, as configured. */
     public String strategyName() {
-        return strategyName;
+        return strategy.name();
     }
 
     /** The strategy's options, as configured. */
     public PluginOptions strategyOptions() {
-        return strategyOptions;
+        return strategy.options();
     }
 
     public RoutingSnapshot snapshot() {
@@ -89,9 +89,19 @@ public final class BackendPool {
         return Optional.of(new BackendSetChange(added, removed, List.copyOf(next)));
     }
 
+    /**
+     * Places keys with another strategy from now on, over the same backends: a reload that was
+     * told it may move sessions. Requests that already read a snapshot keep the old placement.
+     */
+    public synchronized void strategy(RouteStrategy next, String name, PluginOptions options) {
+        strategy = new Strategy(next, name, options);
+        current.set(build(current.get().backends()));
+    }
+
     private RoutingSnapshot build(List<Backend> backends) {
         List<Backend> frozen = List.copyOf(backends);
-        return new RoutingSnapshot(frozen, strategy.picker(frozen), rotation.picker(frozen),
-                RingFingerprint.of(strategyName, strategyOptions, frozen));
+        Strategy placing = strategy;
+        return new RoutingSnapshot(frozen, placing.strategy().picker(frozen), rotation.picker(frozen),
+                RingFingerprint.of(placing.name(), placing.options(), frozen));
     }
 }

@@ -35,8 +35,9 @@ public final class BackendClient implements AutoCloseable {
     static final Duration IDLE_LIMIT = Duration.ofSeconds(30);
     private static final int MAX_IDLE_PER_BACKEND = 1024;
 
-    private final Duration timeout;
     private final Duration idleLimit;
+    // replaced by a reload; each exchange keeps the one it began with
+    private volatile Duration timeout;
     private final Supplier<Set<String>> currentBackends;
     private final Map<String, IdleQueue> idle = new ConcurrentHashMap<>();
     private final Set<BackendConnection> open = ConcurrentHashMap.newKeySet();
@@ -66,6 +67,14 @@ public final class BackendClient implements AutoCloseable {
     }
 
     /**
+     * Sets the connect and backend timeout of exchanges begun from now on; those under way keep
+     * theirs. A shorter one is enforced from the watchdog's next tick.
+     */
+    public void timeout(Duration timeout) {
+        this.timeout = timeout;
+    }
+
+    /**
      * Starts an exchange with the backend, on the most recently used live connection or a new one.
      *
      * @throws IOException if a new connection cannot be made: nothing was sent
@@ -82,16 +91,19 @@ public final class BackendClient implements AutoCloseable {
      * @throws IOException if a new connection cannot be made
      */
     Lease acquire(Backend backend) throws IOException {
+        Duration limit = timeout;
         IdleQueue queue = idle.get(backend.id());
         if (queue != null) {
             for (BackendConnection kept = queue.poll(); kept != null; kept = queue.poll()) {
                 if (kept.isReusable()) {
+                    kept.timeoutNanos(limit.toNanos());
                     return new Lease(kept, false);
                 }
                 discard(kept);
             }
         }
-        BackendConnection connection = BackendConnection.open(backend, timeout);
+        BackendConnection connection = BackendConnection.open(backend, limit);
+        connection.timeoutNanos(limit.toNanos());
         open.add(connection);
         if (closed) {
             discard(connection);
@@ -139,11 +151,10 @@ public final class BackendClient implements AutoCloseable {
     }
 
     private void watch() {
-        long timeoutNanos = timeout.toNanos();
         long idleNanos = idleLimit.toNanos();
-        // A timeout fires between 1 and 1.25 times its configured length.
-        long tickMillis = Math.max(10, Math.min(1_000, Math.min(timeout.toMillis(), idleLimit.toMillis()) / 4));
         while (!closed) {
+            // A timeout fires between 1 and 1.25 times its configured length (the current one's).
+            long tickMillis = Math.max(10, Math.min(1_000, Math.min(timeout.toMillis(), idleLimit.toMillis()) / 4));
             try {
                 Thread.sleep(tickMillis);
             } catch (InterruptedException e) {
@@ -152,7 +163,7 @@ public final class BackendClient implements AutoCloseable {
             long now = System.nanoTime();
             for (BackendConnection connection : open) {
                 long since = connection.waitingSince();
-                if (since != 0 && now - since > timeoutNanos) {
+                if (since != 0 && now - since > connection.timeoutNanos()) {
                     open.remove(connection);
                     connection.expire();
                 }

@@ -64,6 +64,9 @@ final class BackendConnection implements WireInput, WireOutput, AutoCloseable {
     private volatile boolean closed;
     private boolean tunnel;
     private long idleSince;
+    // the backend timeout of the exchange under way: set at each lease, so a reload's new
+    // timeout applies to exchanges begun after it and never to one in flight
+    private volatile long timeoutNanos;
 
     private BackendConnection(Backend backend, SocketChannel channel, InputStream in, OutputStream out, boolean plain) {
         this.backend = backend;
@@ -296,6 +299,15 @@ final class BackendConnection implements WireInput, WireOutput, AutoCloseable {
             return reading == 0 ? writing : reading;
         }
         return reading - writing < 0 ? reading : writing;
+    }
+
+    /** How long the exchange under way may wait on one read or write. */
+    long timeoutNanos() {
+        return timeoutNanos;
+    }
+
+    void timeoutNanos(long nanos) {
+        timeoutNanos = nanos;
     }
 
     /** Whether the watchdog closed this connection because the backend stayed silent too long. */

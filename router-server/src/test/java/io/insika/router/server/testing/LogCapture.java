@@ -33,6 +33,12 @@ public final class LogCapture extends Handler implements AutoCloseable {
         return records.stream().filter(r -> r.getLevel().equals(level)).map(LogRecord::getMessage).toList();
     }
 
+    /** The messages logged at exactly this level, with their parameters filled in. */
+    public List<String> formatted(Level level) {
+        java.util.logging.Formatter formatter = new java.util.logging.SimpleFormatter();
+        return records.stream().filter(r -> r.getLevel().equals(level)).map(formatter::formatMessage).toList();
+    }
+
     @Override
     public void publish(LogRecord record) {
         records.add(record);
