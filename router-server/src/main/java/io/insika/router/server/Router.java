@@ -112,6 +112,9 @@ public final class Router implements AutoCloseable {
                     next.strategy(), next.strategyOptions());
         }
         server.reconfigure(routes, proxySettings(next));
+        if (change.applied().contains("routes")) {
+            LOG.log(Level.INFO, "routes: {0}", describeRoutes(next));
+        }
         if (next.backends() instanceof StaticBackends list) {
             StaticBackendDiscovery.replace(list, pool);
         }
@@ -165,8 +168,7 @@ public final class Router implements AutoCloseable {
     private static void logPlan(RouterConfig config, PluginRegistry registry) {
         LOG.log(Level.INFO, "strategy {0}{1}", config.strategy(),
                 config.strategyOptions().names().isEmpty() ? "" : " " + config.strategyOptions());
-        LOG.log(Level.INFO, "routes: {0}", config.routes().isEmpty() ? "none (every request round-robin)"
-                : config.routes().stream().map(Router::describe).collect(Collectors.joining("; ")));
+        LOG.log(Level.INFO, "routes: {0}", describeRoutes(config));
         LOG.log(Level.INFO, "backends: {0}", switch (config.backends()) {
             case StaticBackends list -> list.backends().isEmpty() ? "none configured"
                     : "static " + list.backends().stream().map(Object::toString).collect(Collectors.joining(", "));
@@ -177,6 +179,11 @@ public final class Router implements AutoCloseable {
             LOG.log(Level.INFO, "plugins: none");
         }
         registry.plugins().forEach(plugin -> LOG.log(Level.INFO, "plugin {0}", plugin));
+    }
+
+    private static String describeRoutes(RouterConfig config) {
+        return config.routes().isEmpty() ? "none (every request round-robin)"
+                : config.routes().stream().map(Router::describe).collect(Collectors.joining("; "));
     }
 
     /** {@code POST /v1/responses by json-field(field=user)}: how a route reads in a log or report. */

@@ -17,6 +17,8 @@ final class ReloadSignal {
 
     private final Semaphore asked = new Semaphore(0);
     private volatile Runnable reload;
+    private volatile boolean stopping;
+    private Thread worker;
 
     private ReloadSignal() {
     }
@@ -42,10 +44,30 @@ final class ReloadSignal {
      */
     void reloadWith(Runnable action) {
         reload = action;
-        Thread.ofVirtual().name("insika-reload").start(this::run);
+        worker = Thread.ofVirtual().name("insika-reload").start(this::run);
+    }
+
+    /**
+     * No reload once the router is stopping: the stop has the last word. Waits for a reload
+     * under way to finish, so the stop never closes a router half reconfigured.
+     */
+    void stop() {
+        stopping = true;
+        if (worker != null) {
+            asked.release(); // wakes it to see the flag; a reload under way is not cut short
+            try {
+                worker.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     private void ask() {
+        if (stopping) {
+            LOG.log(Level.INFO, "SIGHUP while stopping: ignored");
+            return;
+        }
         if (reload == null) {
             LOG.log(Level.WARNING, "SIGHUP while starting: ignored, nothing to reload yet");
             return;
@@ -61,6 +83,9 @@ final class ReloadSignal {
             try {
                 asked.acquire();
             } catch (InterruptedException e) {
+                return;
+            }
+            if (stopping) {
                 return;
             }
             LOG.log(Level.INFO, "SIGHUP: reloading the configuration");

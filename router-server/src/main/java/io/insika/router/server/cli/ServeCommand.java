@@ -34,6 +34,7 @@ final class ServeCommand {
         try {
             stop.await();
         } finally {
+            hup.stop();
             router.close();
         }
         return CommandLine.OK;
