@@ -63,6 +63,22 @@ class ReloadTest {
         }
     }
 
+    @Test
+    void withAWatchIntervalAnEditedFileIsReloadedWithoutASignal() throws Exception {
+        UnpackedDistribution dist = UnpackedDistribution.unpack();
+        try (WhoAmIBackend one = new WhoAmIBackend("one");
+             WhoAmIBackend two = new WhoAmIBackend("two")) {
+            String watching = "reload: { watch-interval: 100ms }";
+            Path config = dist.configFor(List.of(one), watching);
+            try (RouterProcess router = RouterProcess.start(dist, Map.of(), "--config", config.toString())
+                    .awaitListening()) {
+                Files.writeString(config, Files.readString(dist.configFor(List.of(two), watching)));
+                await(router, "reload applied: backends.static");
+                assertEquals("two", Http.postJson(router.port(), "/v1/responses", "{\"user\":\"w\"}").body());
+            }
+        }
+    }
+
     private static void hangUp(RouterProcess router) throws IOException, InterruptedException {
         Process kill = new ProcessBuilder("kill", "-HUP", String.valueOf(router.pid())).inheritIO().start();
         assertEquals(0, kill.waitFor());

@@ -39,6 +39,7 @@ final class ConfigValues {
             case "proxy.peek-budget" -> String.valueOf(config.peekBudget());
             case "proxy.access-log" -> String.valueOf(config.accessLog());
             case "logging.format" -> config.logFormat().label();
+            case "reload.watch-interval" -> DurationText.format(config.reloadWatchInterval());
             case "routes" -> config.routes().size() + " route(s)";
             case "backends.max-requests" -> slots(config, BackendLimits::maxRequests);
             case "backends.max-tunnels" -> slots(config, BackendLimits::maxTunnels);

@@ -63,7 +63,8 @@ final class ReloadSignal {
         }
     }
 
-    private void ask() {
+    /** Asks for a reload, as a SIGHUP does: from the file watch. */
+    void ask() {
         if (stopping) {
             LOG.log(Level.INFO, "SIGHUP while stopping: ignored");
             return;

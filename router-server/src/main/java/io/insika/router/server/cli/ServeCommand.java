@@ -31,9 +31,16 @@ final class ServeCommand {
         stop.onRepeat(router::hurry);
         ConfigReload reload = new ConfigReload(router, () -> loader.load(configFile, environment));
         hup.reloadWith(reload::reload);
+        // the embedded default never changes: nothing to watch without a file
+        Optional<Path> file = config.origins().file().map(Path::of);
+        ConfigWatch watch = config.reloadWatchInterval().isPositive() && file.isPresent()
+                ? ConfigWatch.start(file.get(), config.reloadWatchInterval(), hup::ask) : null;
         try {
             stop.await();
         } finally {
+            if (watch != null) {
+                watch.close();
+            }
             hup.stop();
             router.close();
         }

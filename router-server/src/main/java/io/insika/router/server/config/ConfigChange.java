@@ -30,6 +30,7 @@ public record ConfigChange(List<String> applied, List<String> restartOnly, Strin
             new Key("server.stop-delay", false, c -> DurationText.format(c.stopDelay())),
             new Key("server.max-connections", false, RouterConfig::maxConnections),
             new Key("logging.format", false, c -> c.logFormat().label()),
+            new Key("reload.watch-interval", false, c -> DurationText.format(c.reloadWatchInterval())),
             new Key("proxy.max-requests", false, RouterConfig::maxRequests),
             new Key("proxy.peek-budget", false, RouterConfig::peekBudget),
             new Key("health", false, RouterConfig::health),

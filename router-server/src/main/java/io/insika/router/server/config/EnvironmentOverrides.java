@@ -54,6 +54,8 @@ public final class EnvironmentOverrides {
     public static final String ACCESS_LOG = "INSIKA_ROUTER_ACCESS_LOG";
     /** {@code logging.format}. */
     public static final String LOG_FORMAT = "INSIKA_ROUTER_LOG_FORMAT";
+    /** {@code reload.watch-interval}, in seconds. */
+    public static final String RELOAD_WATCH_INTERVAL = "INSIKA_ROUTER_RELOAD_WATCH_INTERVAL";
     /** {@code server.stop-delay}, in seconds. */
     public static final String STOP_DELAY = "INSIKA_ROUTER_STOP_DELAY";
     /** {@code server.host}. */

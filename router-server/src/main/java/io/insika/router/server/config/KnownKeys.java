@@ -43,6 +43,7 @@ final class KnownKeys {
                     "client-send-timeout", OPEN, "trusted-proxies", OPEN, "max-requests", OPEN, "peek-budget", OPEN,
                     "access-log", OPEN)),
             "logging", new Fields(Map.of("format", OPEN)),
+            "reload", new Fields(Map.of("watch-interval", OPEN)),
             "health", new Fields(Map.of("down-time", OPEN, "path", OPEN, "interval", OPEN, "timeout", OPEN)),
             "routes", new Items(new Fields(Map.of("methods", OPEN, "path", OPEN, "keys", new Items(OPEN),
                     "on-miss", OPEN, "redirect-origins", OPEN, "max-redirects", OPEN)))));

@@ -76,6 +76,9 @@ import io.insika.router.server.routing.RouteSpec;
  * @param strategyChangeOnReload whether a reload may change the strategy or its options, which
  *                        moves most sessions; default false, so such a reload is refused
  *                        ({@code strategy.allow-change-on-reload})
+ * @param reloadWatchInterval how often the file is checked for a change, which is then reloaded
+ *                        as on SIGHUP; zero (the default) reloads on SIGHUP only
+ *                        ({@code reload.watch-interval}, {@code INSIKA_ROUTER_RELOAD_WATCH_INTERVAL})
  */
 public record RouterConfig(String host, int port, int adminPort, Duration shutdownGrace, Duration stopDelay,
                            int maxConnections, String strategy,
@@ -85,7 +88,8 @@ public record RouterConfig(String host, int port, int adminPort, Duration shutdo
                            Duration clientSendTimeout, TrustedProxies trustedProxies, int maxRequests,
                            int peekBudget, boolean accessLog, LogFormat logFormat,
                            List<RouteSpec> routes,
-                           ConfigOrigins origins, boolean strategyChangeOnReload) {
+                           ConfigOrigins origins, boolean strategyChangeOnReload,
+                           Duration reloadWatchInterval) {
 
     public static final String DEFAULT_HOST = "0.0.0.0";
     public static final int DEFAULT_PORT = 9090;
@@ -113,5 +117,6 @@ public record RouterConfig(String host, int port, int adminPort, Duration shutdo
         Objects.requireNonNull(trustedProxies, "trustedProxies");
         routes = List.copyOf(routes);
         Objects.requireNonNull(origins, "origins");
+        Objects.requireNonNull(reloadWatchInterval, "reloadWatchInterval");
     }
 }

@@ -112,6 +112,8 @@ public final class RouterConfigLoader {
                 ValueType.integer(0, Integer.MAX_VALUE, "a whole number of bytes from 0 to 2147483647"));
         boolean accessLog = reader.read("proxy.access-log", ACCESS_LOG, false, ValueType.bool());
         LogFormat logFormat = reader.read("logging.format", LOG_FORMAT, LogFormat.TEXT, ValueType.logFormat());
+        Duration reloadWatch = reader.read("reload.watch-interval", EnvironmentOverrides.RELOAD_WATCH_INTERVAL,
+                Duration.ZERO, ValueType.durationOrZero());
         List<RouteSpec> routes = new RoutesReader(reader).read();
 
         if (reader.problems().isEmpty()) {
@@ -127,7 +129,8 @@ public final class RouterConfigLoader {
         return new RouterConfig(host, port, adminPort, grace, stopDelay, maxConnections, strategy, strategyOptions,
                 backends, capacity, health, bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout,
                 trustedProxies, maxRequests, peekBudget, accessLog, logFormat, routes,
-                new ConfigOrigins(file.map(Path::toString), reader.origins()), strategyChangeOnReload);
+                new ConfigOrigins(file.map(Path::toString), reader.origins()), strategyChangeOnReload,
+                reloadWatch);
     }
 
     /** {@code health}: the passive down time, and active checks when a path is given. */

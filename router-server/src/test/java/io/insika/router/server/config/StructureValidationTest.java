@@ -34,7 +34,7 @@ class StructureValidationTest {
     @Test
     void aMisspeltKeyAnywhereIsRejectedWithTheKeysThatWouldBeValid() {
         assertThat(files.problems("strategey: { name: ketama }"), contains(
-                "strategey: unknown key (expected one of: backends, health, logging, proxy, routes, server, strategy)"));
+                "strategey: unknown key (expected one of: backends, health, logging, proxy, reload, routes, server, strategy)"));
         assertThat(files.problems("server: { prot: 1 }\nbackends: { dns: { name: a.test, port: 1, intreval: 2 } }"),
                 contains("backends.dns.intreval: unknown key (expected one of: id, interval, name, port, public-address, resolver,"
                                 + " timeout)",

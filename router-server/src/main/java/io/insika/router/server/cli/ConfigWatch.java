@@ -1,0 +1,79 @@
+package io.insika.router.server.cli;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.Arrays;
+
+/**
+ * {@code reload.watch-interval}: reads the configuration file every interval and asks for a
+ * reload when its bytes changed. Bytes, not the modification time: a Kubernetes ConfigMap is
+ * updated by swapping a symlink, and an editor may write the same content again. A changed file
+ * asks once; a file that then fails validation is not retried until it changes again.
+ */
+final class ConfigWatch implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(ConfigWatch.class.getName());
+
+    private final Path file;
+    private final Duration interval;
+    private final Runnable changed;
+    private final Thread watcher;
+    private byte[] seen; // the digest of the content last seen; only the watcher's thread touches it
+
+    private ConfigWatch(Path file, Duration interval, Runnable changed) {
+        this.file = file;
+        this.interval = interval;
+        this.changed = changed;
+        this.seen = digest();
+        this.watcher = Thread.ofVirtual().name("insika-config-watch").start(this::watch);
+    }
+
+    /**
+     * Starts watching.
+     *
+     * @param file     the file the router was started with
+     * @param interval how often to look; positive
+     * @param changed  asks for a reload; called on the watcher's thread, so it must not block long
+     */
+    static ConfigWatch start(Path file, Duration interval, Runnable changed) {
+        LOG.log(Level.INFO, "watching {0} for changes every {1} ms", file, interval.toMillis());
+        return new ConfigWatch(file, interval, changed);
+    }
+
+    private void watch() {
+        while (true) {
+            try {
+                Thread.sleep(interval);
+            } catch (InterruptedException e) {
+                return;
+            }
+            byte[] now = digest();
+            if (now != null && !Arrays.equals(now, seen)) {
+                seen = now;
+                LOG.log(Level.INFO, "{0} changed: reloading", file);
+                changed.run();
+            }
+        }
+    }
+
+    // null while the file cannot be read (a ConfigMap mid-swap): nothing to compare yet
+    private byte[] digest() {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file));
+        } catch (IOException e) {
+            return null;
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        watcher.interrupt();
+    }
+}

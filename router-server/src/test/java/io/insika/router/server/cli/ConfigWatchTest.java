@@ -1,0 +1,41 @@
+package io.insika.router.server.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
+
+/** The file watch asks for a reload when the file's bytes change, and only then. */
+class ConfigWatchTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aChangeOfContentAsksOnceAndRewritingTheSameBytesOrAMomentWithoutAFileDoesNot() throws Exception {
+        Path file = Files.writeString(dir.resolve("router.yaml"), "server: { port: 0 }\n");
+        Semaphore asked = new Semaphore(0);
+        try (ConfigWatch watch = ConfigWatch.start(file, Duration.ofMillis(20), asked::release)) {
+            Files.writeString(file, "server: { port: 0 }\n"); // touched, not changed
+            assertThat(asked.tryAcquire(300, TimeUnit.MILLISECONDS), is(false));
+
+            Files.writeString(file, "server: { port: 1 }\n");
+            assertThat(asked.tryAcquire(5, TimeUnit.SECONDS), is(true));
+            assertThat("one change, one reload", asked.tryAcquire(300, TimeUnit.MILLISECONDS), is(false));
+
+            // a ConfigMap's swap: for a moment there is no file, then the new one
+            Files.delete(file);
+            assertThat(asked.tryAcquire(300, TimeUnit.MILLISECONDS), is(false));
+            Path next = Files.writeString(dir.resolve("next.yaml"), "server: { port: 2 }\n");
+            Files.move(next, file);
+            assertThat(asked.tryAcquire(5, TimeUnit.SECONDS), is(true));
+        }
+    }
+}
