@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -14,6 +13,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.Yaml;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -28,6 +28,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class ImageTest {
 
     static final Path MODULES = Path.of("src/image/modules");
+    private static final Path DEPLOYMENT = Path.of("../docs/deploy/router-deployment.yaml");
     private static final List<WhoAmIBackend> BACKENDS = List.of(new WhoAmIBackend("backend-a"),
             new WhoAmIBackend("backend-b"));
     private static Path dir;
@@ -44,11 +45,7 @@ class ImageTest {
     @AfterAll
     static void cleanUp() throws IOException {
         BACKENDS.forEach(WhoAmIBackend::close);
-        try (Stream<Path> files = Files.walk(dir)) { // ~100 MiB: not left behind in target/ for every run
-            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(file);
-            }
-        }
+        OciImage.delete(dir); // ~130 MiB: not left behind in target/ by every run
     }
 
     @Test
@@ -73,6 +70,18 @@ class ImageTest {
                 .anyMatch(line -> line.matches("[a-z]+:x:" + user + ":.*")), "the user has a name in /etc/passwd");
         assertEquals("http://127.0.0.1:9091/observe/health/ready",
                 OciImage.map(config.get("Labels")).get("io.insika.router.health.ready"));
+    }
+
+    @Test
+    void theKubernetesManifestRunsThisImageAsItsUser() throws IOException {
+        Map<String, Object> deployment = OciImage.map(new Yaml().load(Files.readString(DEPLOYMENT)));
+        Map<String, Object> podSpec = OciImage.map(OciImage.map(OciImage.map(deployment.get("spec")).get("template")).get("spec"));
+        Map<String, Object> container = OciImage.map(OciImage.list(podSpec.get("containers")).getFirst());
+        Map<String, Object> security = OciImage.map(container.get("securityContext"));
+
+        assertEquals(image.refName(), container.get("image"));
+        assertEquals(image.runConfig().get("User"), security.get("runAsUser") + ":" + security.get("runAsGroup"));
+        assertEquals(true, security.get("readOnlyRootFilesystem"), "as the router runs here");
     }
 
     @Test
