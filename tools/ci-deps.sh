@@ -9,6 +9,9 @@
 #            run with Debian's /usr/bin/python3.
 #   chromium: StatusPageTest loads the admin status page in headless Chromium and checks what
 #            it rendered.
+#   umoci:   the build makes the container image's OCI layout with it
+#            (distribution/src/image/build-image.sh; without it the image is skipped), and
+#            ImageTest runs that image.
 missing=()
 command -v dnsmasq >/dev/null 2>&1 || [ -x /usr/sbin/dnsmasq ] || missing+=(dnsmasq-base)
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
@@ -16,6 +19,7 @@ command -v npm >/dev/null 2>&1 || missing+=(npm)
 [ -x /usr/bin/python3 ] || missing+=(python3)
 /usr/bin/python3 -c 'import xxhash' >/dev/null 2>&1 || missing+=(python3-xxhash)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v umoci >/dev/null 2>&1 || missing+=(umoci)
 if [ ${#missing[@]} -gt 0 ]; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"

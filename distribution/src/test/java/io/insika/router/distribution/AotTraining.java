@@ -26,8 +26,9 @@ import java.util.stream.Collectors;
  * notice a changed jar by itself (JDK-8377932) and would serve classes from the cache instead.
  *
  * <p>Run by the exec plugin between the unpacked assembly and the tarball:
- * {@code AotTraining <unpacked home>}. On a JDK older than 25 it builds nothing and the router
- * starts without a cache.
+ * {@code AotTraining <unpacked home>}; and by the container image's build for the image's own
+ * jlinked runtime: {@code AotTraining <home> <java home> <work dir>}. On a JDK older than 25 it
+ * builds nothing and the router starts without a cache.
  */
 public final class AotTraining {
 
@@ -42,6 +43,7 @@ public final class AotTraining {
 
     public static void main(String[] args) throws Exception {
         Path home = Path.of(args[0]).toAbsolutePath();
+        Path javaHome = Path.of(args.length > 1 ? args[1] : System.getProperty("java.home")).toAbsolutePath();
         Path cache = home.resolve("lib").resolve(CACHE);
         Path id = home.resolve("lib").resolve(CACHE_ID);
         Files.deleteIfExists(cache);
@@ -51,7 +53,7 @@ public final class AotTraining {
             return;
         }
         HELIDON.setLevel(java.util.logging.Level.WARNING);
-        Path work = Files.createDirectories(home.getParent().resolve("aot-training"));
+        Path work = Files.createDirectories(args.length > 2 ? Path.of(args[2]) : home.getParent().resolve("aot-training"));
         Path config = Files.writeString(work.resolve("router.yaml"),
                 Files.readString(home.resolve("conf/insika-router.yaml")).replace("admin-port: 9091", "admin-port: 0"));
         List<WhoAmIBackend> backends = List.of(new WhoAmIBackend("b1"), new WhoAmIBackend("b2"),
@@ -73,7 +75,7 @@ public final class AotTraining {
                             + " -XX:+UnlockDiagnosticVMOptions -XX:-AOTAdapterCaching -XX:-AOTStubCaching"
                             + " -XX:-AOTRecordTraining");
             try (RouterProcess router = RouterProcess.start(home.resolve("bin/insika-router"),
-                    System.getProperty("java.home"), env).awaitListening()) {
+                    javaHome.toString(), env).awaitListening()) {
                 train(router.port(), router.adminPort());
                 RouterProcess.Result result = router.terminate();
                 if (result.exitCode() != 0 || !Files.isRegularFile(cache)) {
@@ -84,19 +86,35 @@ public final class AotTraining {
         } finally {
             backends.forEach(WhoAmIBackend::close);
         }
-        Files.writeString(id, fingerprint(home));
+        Files.writeString(id, fingerprint(home, javaHome));
         System.out.println("AOT cache: " + cache + " (" + Files.size(cache) / (1 << 20) + " MiB)");
     }
 
-    /** The runtime version, then {@code cksum} of every jar in lib/ in C-locale order: what the script compares. */
+    /** The fingerprint for a cache built by the JVM running this. */
     static String fingerprint(Path home) throws IOException, InterruptedException {
+        return fingerprint(home, Path.of(System.getProperty("java.home")));
+    }
+
+    /**
+     * The runtime version as {@code bin/insika-router} reads it from the release file of the java
+     * home, then {@code cksum} of every jar in lib/ in C-locale order: what the script compares.
+     */
+    static String fingerprint(Path home, Path javaHome) throws IOException, InterruptedException {
         Process cksum = new ProcessBuilder("sh", "-c", "cd lib && cksum $(LC_ALL=C ls *.jar)")
                 .directory(home.toFile()).redirectErrorStream(true).start();
         String sums = new String(cksum.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (cksum.waitFor() != 0) {
             throw new IllegalStateException("cksum failed: " + sums);
         }
-        return System.getProperty("java.runtime.version") + "\n" + sums;
+        return runtimeVersion(javaHome) + "\n" + sums;
+    }
+
+    private static String runtimeVersion(Path javaHome) throws IOException {
+        String prefix = "JAVA_RUNTIME_VERSION=\"";
+        return Files.readAllLines(javaHome.resolve("release")).stream()
+                .filter(line -> line.startsWith(prefix) && line.endsWith("\""))
+                .map(line -> line.substring(prefix.length(), line.length() - 1))
+                .findFirst().orElse(System.getProperty("java.runtime.version"));
     }
 
     private static void train(int port, int adminPort) throws IOException, InterruptedException {

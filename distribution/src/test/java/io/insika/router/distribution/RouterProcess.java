@@ -40,18 +40,29 @@ final class RouterProcess implements AutoCloseable {
     }
 
     static RouterProcess start(Path script, String javaHome, Map<String, String> env, String... args) {
+        List<String> command = new ArrayList<>(List.of(script.toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().keySet().removeIf(name -> name.startsWith("INSIKA_ROUTER_"));
+        builder.environment().put("JAVA_HOME", javaHome);
+        builder.environment().putAll(env);
+        return start(builder);
+    }
+
+    /** Starts a command that ends in the router (a container's entrypoint) with exactly this environment. */
+    static RouterProcess start(List<String> command, Map<String, String> environment) {
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().clear();
+        builder.environment().putAll(environment);
+        return start(builder);
+    }
+
+    private static RouterProcess start(ProcessBuilder builder) {
         try {
-            List<String> command = new ArrayList<>(List.of(script.toString()));
-            command.addAll(List.of(args));
             Path logs = Files.createDirectories(UnpackedDistribution.WORK);
             Path out = Files.createTempFile(logs, "router-out-", ".txt");
             Path err = Files.createTempFile(logs, "router-err-", ".txt");
-            ProcessBuilder builder = new ProcessBuilder(command)
-                    .redirectOutput(out.toFile())
-                    .redirectError(err.toFile());
-            builder.environment().keySet().removeIf(name -> name.startsWith("INSIKA_ROUTER_"));
-            builder.environment().put("JAVA_HOME", javaHome);
-            builder.environment().putAll(env);
+            builder.redirectOutput(out.toFile()).redirectError(err.toFile());
             return new RouterProcess(builder.start(), out, err);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -90,6 +90,17 @@ class DeployManifestsTest {
     }
 
     @Test
+    void theRouterRunsAsItsNonRootUserOnAReadOnlyRootWithoutPrivileges() {
+        Map<String, Object> security = map(container("insika-router").get("securityContext"));
+
+        assertThat(security.get("runAsNonRoot"), is(true));
+        assertThat(security.get("runAsUser"), is(10001)); // the image's user (ImageTest in distribution)
+        assertThat(security.get("readOnlyRootFilesystem"), is(true));
+        assertThat(security.get("allowPrivilegeEscalation"), is(false));
+        assertThat(map(security.get("capabilities")).get("drop"), is(List.of("ALL")));
+    }
+
+    @Test
     void theRoutersEnvironmentAndConfigMapMakeAValidDnsConfiguration(@TempDir Path dir) throws IOException {
         Map<String, String> environment = new HashMap<>();
         for (Object variable : list(container("insika-router").get("env"))) {
