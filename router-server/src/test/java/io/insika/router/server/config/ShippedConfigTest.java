@@ -84,7 +84,7 @@ class ShippedConfigTest {
                 config.stopDelay(), config.maxConnections(), config.strategy(), config.strategyOptions(), config.backends(),
                 config.capacity(), config.health(), config.bodyMaxBytes(), config.backendTimeout(), config.clientBodyTimeout(), config.clientSendTimeout(),
                 config.trustedProxies().entries(), config.maxRequests(), config.peekBudget(), config.accessLog(),
-                config.routes());
+                config.routes(), config.strategyChangeOnReload());
     }
 
     private record Comparable(String host, int port, int adminPort, java.time.Duration grace,
@@ -93,11 +93,11 @@ class ShippedConfigTest {
                               int bodyMaxBytes, java.time.Duration backendTimeout,
                               java.time.Duration clientBodyTimeout, java.time.Duration clientSendTimeout,
                               java.util.List<String> trustedProxies, int maxRequests, int peekBudget,
-                              boolean accessLog, java.util.List<?> routes) {
+                              boolean accessLog, java.util.List<?> routes, boolean strategyChangeOnReload) {
         Comparable withStrategyOptions(PluginOptions replaced) {
             return new Comparable(host, port, adminPort, grace, stopDelay, maxConnections, strategy, replaced, backends,
                     capacity, health, bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, trustedProxies, maxRequests,
-                    peekBudget, accessLog, routes);
+                    peekBudget, accessLog, routes, strategyChangeOnReload);
         }
     }
 }
