@@ -1,16 +1,29 @@
 package io.insika.router.server.config;
 
+import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.is;
 
 class SettingsTest {
+
+    @TempDir
+    Path dir;
+    private ConfigFiles files;
+
+    @BeforeEach
+    void setUp() {
+        files = new ConfigFiles(dir);
+    }
 
     @Test
     void everyKeyAndEveryVariableIsInTheTableOnce() {
@@ -54,7 +67,65 @@ class SettingsTest {
         assertThat(keys(Reload.OPT_IN), is(List.of("strategy.name", "strategy.options")));
     }
 
+    @Test
+    void aChangedTimeoutIsReloadableAndAChangedPortNeedsARestart() {
+        RouterConfig running = files.load("proxy: { backend-timeout: 5s }");
+
+        ConfigChanges timeout = ConfigChanges.between(running, files.load("proxy: { backend-timeout: 6s }"));
+        ConfigChanges port = ConfigChanges.between(running, files.load("server: { port: 7000 }\nproxy: { backend-timeout: 5s }"));
+
+        assertThat(names(timeout.changed()), is(List.of("proxy.backend-timeout")));
+        assertThat(timeout.reloadable(), is(true));
+        assertThat(names(port.needRestart()), is(List.of("server.port")));
+    }
+
+    @Test
+    void aNewStrategyNeedsTheOptInOfTheNewFile() {
+        RouterConfig running = files.load("strategy: { name: ketama }");
+
+        ConfigChanges plain = ConfigChanges.between(running, files.load("strategy: { name: rendezvous }"));
+        ConfigChanges optedIn = ConfigChanges.between(running,
+                files.load("strategy: { name: rendezvous, allow-change-on-reload: true }"));
+
+        assertThat(names(plain.needRestart()), is(List.of("strategy.name")));
+        assertThat(names(optedIn.changed()), is(List.of("strategy.name", "strategy.allow-change-on-reload")));
+        assertThat(optedIn.reloadable(), is(true));
+    }
+
+    @Test
+    void switchingToDnsModeNeedsARestart() {
+        RouterConfig running = files.load("backends: { static: [ \"http://10.0.0.1:9292\" ] }");
+
+        ConfigChanges changes = ConfigChanges.between(running, files.load("backends: { dns: { name: a.test, port: 80 } }"));
+
+        assertThat(names(changes.needRestart()).contains("backends.dns.name"), is(true));
+        assertThat(names(changes.changed()).contains("backends.static"), is(true));
+    }
+
+    @Test
+    void aRouteChangedInPlaceIsAChangeThoughCheckPrintsTheSameCount() {
+        String route = "routes: [ { path: /a, keys: [ { type: header, name: %s } ] } ]";
+        RouterConfig running = files.load(route.formatted("X-One"));
+
+        ConfigChanges changes = ConfigChanges.between(running, files.load(route.formatted("X-Two")));
+
+        assertThat(names(changes.changed()), is(List.of("routes")));
+        assertThat(changes.reloadable(), is(true));
+    }
+
+    @Test
+    void theSameFileEnvironmentAsideChangesNothing() {
+        RouterConfig fromYaml = files.load("server: { port: 7000 }");
+        RouterConfig fromEnvironment = files.loadDefault(Map.of("INSIKA_ROUTER_PORT", "7000"));
+
+        assertThat(ConfigChanges.between(fromYaml, fromEnvironment).changed(), empty());
+    }
+
     private static List<String> keys(Reload reload) {
         return Settings.all().stream().filter(key -> key.reload() == reload).map(ConfigKey::key).toList();
+    }
+
+    private static List<String> names(List<ConfigKey> keys) {
+        return keys.stream().map(ConfigKey::key).toList();
     }
 }
