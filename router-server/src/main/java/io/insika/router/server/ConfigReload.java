@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
-import io.insika.router.server.config.ConfigChange;
+import io.insika.router.server.config.ConfigChanges;
 import io.insika.router.server.config.ConfigException;
 import io.insika.router.server.config.RouterConfig;
 
@@ -91,16 +91,17 @@ public final class ConfigReload {
             return Result.INVALID;
         }
         RouterConfig running = router.config();
-        ConfigChange change = ConfigChange.between(running, next);
+        ConfigChanges change = ConfigChanges.between(running, next);
         if (!change.restartOnly().isEmpty()) {
             LOG.log(Level.WARNING, "reload refused, keeping the running configuration: only a restart changes {0}",
-                    String.join("; ", change.restartOnly()));
+                    ConfigChanges.describe(change.restartOnly(), running, next));
             return Result.REFUSED;
         }
-        if (change.changesStrategy() && !next.strategyChangeOnReload()) {
+        if (!change.reloadable()) {
             LOG.log(Level.WARNING, "reload refused, keeping the running configuration: the strategy would change ({0}),"
                     + " which moves most sessions to other backends; set strategy.allow-change-on-reload: true in the"
-                    + " file to apply it on reload, or restart", change.strategy());
+                    + " file to apply it on reload, or restart", ConfigChanges.describe(change.needRestart(), running,
+                    next));
             return Result.REFUSED;
         }
         if (change.isEmpty()) {
@@ -108,10 +109,8 @@ public final class ConfigReload {
             return Result.UNCHANGED;
         }
         router.reconfigure(next, change);
-        LOG.log(Level.INFO, "reload applied: {0}{1}; requests in flight finish with the configuration they began with",
-                String.join(", ", change.applied()),
-                change.changesStrategy() ? (change.applied().isEmpty() ? "" : ", ") + "strategy " + change.strategy()
-                        : "");
+        LOG.log(Level.INFO, "reload applied: {0}; requests in flight finish with the configuration they began with",
+                change.names());
         return Result.APPLIED;
     }
 }

@@ -7,7 +7,8 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 import io.insika.router.api.PluginOptions;
-import io.insika.router.server.config.ConfigChange;
+import io.insika.router.server.config.ConfigChanges;
+import io.insika.router.server.config.Settings;
 import io.insika.router.server.config.DnsBackends;
 import io.insika.router.server.config.DurationText;
 import io.insika.router.server.config.RouterConfig;
@@ -96,15 +97,15 @@ public final class Router implements AutoCloseable {
 
     /**
      * Runs with a reloaded configuration from now on: requests and tunnels in flight finish
-     * with the one they began with. The caller has checked, with {@link ConfigChange}, that
+     * with the one they began with. The caller has checked, with {@link ConfigChanges}, that
      * nothing fixed at start differs.
      *
      * @param next   the new configuration, validated
      * @param change what differs from the running one
      */
-    public synchronized void reconfigure(RouterConfig next, ConfigChange change) {
-        if (!change.restartOnly().isEmpty()) {
-            throw new IllegalArgumentException("needs a restart: " + change.restartOnly());
+    public synchronized void reconfigure(RouterConfig next, ConfigChanges change) {
+        if (!change.reloadable()) {
+            throw new IllegalArgumentException("needs a restart: " + change.needRestart());
         }
         RouteTable routes = RouteTable.build(next.routes(), registry);
         if (change.changesStrategy()) {
@@ -112,7 +113,7 @@ public final class Router implements AutoCloseable {
                     next.strategy(), next.strategyOptions());
         }
         server.reconfigure(routes, proxySettings(next));
-        if (change.applied().contains("routes")) {
+        if (change.changed().contains(Settings.ROUTES)) {
             LOG.log(Level.INFO, "routes: {0}", describeRoutes(next));
         }
         if (next.backends() instanceof StaticBackends list) {

@@ -11,6 +11,7 @@ import io.insika.router.api.Picker;
 import io.insika.router.server.Router;
 import io.insika.router.server.config.RouterConfig;
 import io.insika.router.server.config.RouterConfigLoader;
+import io.insika.router.server.config.Settings;
 import io.insika.router.server.config.ValueSource;
 import io.insika.router.server.discovery.BackendDiscovery;
 import io.insika.router.server.plugin.PluginRegistry;
@@ -38,7 +39,7 @@ final class CheckCommand {
         int width = config.origins().sources().keySet().stream().mapToInt(String::length).max().orElse(0);
         String line = "  %-" + width + "s  %-40s (%s)%n";
         config.origins().sources().forEach((key, source) ->
-                out.printf(line, key, ConfigValues.of(config, key), label(source)));
+                out.printf(line, key, Settings.byKey(key).orElseThrow().text(config), label(source)));
         config.routes().forEach(route -> out.println("    route " + Router.describe(route)));
         if (plugins.plugins().isEmpty()) {
             out.println("plugins: none");

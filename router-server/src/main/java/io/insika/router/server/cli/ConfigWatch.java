@@ -4,10 +4,9 @@ import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.Arrays;
+
+import io.insika.router.server.config.ConfigDigest;
 
 /**
  * {@code reload.watch-interval}: reads the configuration file every interval and asks for a
@@ -23,13 +22,13 @@ final class ConfigWatch implements AutoCloseable {
     private final Duration interval;
     private final Runnable changed;
     private final Thread watcher;
-    private byte[] seen; // the digest of the content last seen; only the watcher's thread touches it
+    private String seen; // the digest of the content last seen; only the watcher's thread touches it
 
-    private ConfigWatch(Path file, Duration interval, Runnable changed) {
+    private ConfigWatch(Path file, Duration interval, String loaded, Runnable changed) {
         this.file = file;
         this.interval = interval;
         this.changed = changed;
-        this.seen = digest();
+        this.seen = loaded;
         this.watcher = Thread.ofVirtual().name("insika-config-watch").start(this::watch);
     }
 
@@ -38,11 +37,12 @@ final class ConfigWatch implements AutoCloseable {
      *
      * @param file     the file the router was started with
      * @param interval how often to look; positive
+     * @param loaded   the {@link ConfigDigest} of the bytes the running configuration was read from
      * @param changed  asks for a reload; called on the watcher's thread, so it must not block long
      */
-    static ConfigWatch start(Path file, Duration interval, Runnable changed) {
+    static ConfigWatch start(Path file, Duration interval, String loaded, Runnable changed) {
         LOG.log(Level.INFO, "watching {0} for changes every {1} ms", file, interval.toMillis());
-        return new ConfigWatch(file, interval, changed);
+        return new ConfigWatch(file, interval, loaded, changed);
     }
 
     private void watch() {
@@ -52,8 +52,8 @@ final class ConfigWatch implements AutoCloseable {
             } catch (InterruptedException e) {
                 return;
             }
-            byte[] now = digest();
-            if (now != null && !Arrays.equals(now, seen)) {
+            String now = digest();
+            if (now != null && !now.equals(seen)) {
                 seen = now;
                 LOG.log(Level.INFO, "{0} changed: reloading", file);
                 changed.run();
@@ -62,13 +62,11 @@ final class ConfigWatch implements AutoCloseable {
     }
 
     // null while the file cannot be read (a ConfigMap mid-swap): nothing to compare yet
-    private byte[] digest() {
+    private String digest() {
         try {
-            return MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file));
+            return ConfigDigest.of(Files.readAllBytes(file));
         } catch (IOException e) {
             return null;
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK has SHA-256", e);
         }
     }
 

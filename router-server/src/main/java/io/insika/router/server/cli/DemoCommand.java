@@ -9,9 +9,10 @@ import java.util.OptionalInt;
 import java.util.stream.Collectors;
 
 import io.insika.router.server.Router;
-import io.insika.router.server.config.EnvironmentOverrides;
+import io.insika.router.server.config.ConfigKey;
 import io.insika.router.server.config.RouterConfig;
 import io.insika.router.server.config.RouterConfigLoader;
+import io.insika.router.server.config.Settings;
 import io.insika.router.server.config.StaticBackends;
 import io.insika.router.server.demo.DemoBackend;
 import io.insika.router.server.plugin.PluginRegistry;
@@ -63,17 +64,16 @@ final class DemoCommand {
     private static RouterConfig config(PluginRegistry plugins, Map<String, String> environment,
                                        List<DemoBackend> backends, int port) {
         Map<String, String> demo = new java.util.HashMap<>();
-        demo.put(EnvironmentOverrides.BACKENDS,
+        demo.put(variable(Settings.BACKENDS_STATIC),
                 backends.stream().map(b -> b.uri().toString()).collect(Collectors.joining(",")));
-        demo.put(EnvironmentOverrides.HOST, "127.0.0.1");
+        demo.put(variable(Settings.HOST), "127.0.0.1");
         // active checks every second, so a stopped demo backend is seen back within one
-        demo.put(EnvironmentOverrides.HEALTH_PATH, "/healthz");
-        demo.put(EnvironmentOverrides.HEALTH_INTERVAL, "1s");
-        demo.put(EnvironmentOverrides.PORT, String.valueOf(port));
-        Optional.ofNullable(environment.get(EnvironmentOverrides.STRATEGY))
-                .ifPresent(strategy -> demo.put(EnvironmentOverrides.STRATEGY, strategy));
-        Optional.ofNullable(environment.get(EnvironmentOverrides.LOG_FORMAT))
-                .ifPresent(format -> demo.put(EnvironmentOverrides.LOG_FORMAT, format));
+        demo.put(variable(Settings.HEALTH_PATH), "/healthz");
+        demo.put(variable(Settings.HEALTH_INTERVAL), "1s");
+        demo.put(variable(Settings.PORT), String.valueOf(port));
+        for (ConfigKey passed : List.of(Settings.STRATEGY, Settings.LOG_FORMAT)) {
+            Optional.ofNullable(environment.get(variable(passed))).ifPresent(value -> demo.put(variable(passed), value));
+        }
         RouterConfig c = new RouterConfigLoader(plugins).load(Optional.empty(), demo);
         return new RouterConfig(c.host(), c.port(), 0, c.shutdownGrace(), c.stopDelay(), c.maxConnections(), c.strategy(),
                 c.strategyOptions(), c.backends(), c.capacity(), c.health(), c.bodyMaxBytes(), c.backendTimeout(), c.clientBodyTimeout(),
@@ -81,15 +81,19 @@ final class DemoCommand {
                 c.origins(), c.strategyChangeOnReload(), c.reloadWatchInterval());
     }
 
+    private static String variable(ConfigKey key) {
+        return key.variable().orElseThrow();
+    }
+
     private static int port(Map<String, String> environment) {
-        String value = environment.get(EnvironmentOverrides.PORT);
+        String value = environment.get(variable(Settings.PORT));
         if (value == null) {
-            return RouterConfig.DEFAULT_PORT;
+            return Settings.PORT.fallback();
         }
         try {
             return Integer.parseInt(value.trim());
         } catch (NumberFormatException e) {
-            throw new StartupException(EnvironmentOverrides.PORT + ": [" + value + "] (expected: a port, 0 to 65535)");
+            throw new StartupException(variable(Settings.PORT) + ": [" + value + "] (expected: a port, 0 to 65535)");
         }
     }
 

@@ -34,7 +34,9 @@ final class ServeCommand {
         // the embedded default never changes: nothing to watch without a file
         Optional<Path> file = config.origins().file().map(Path::of);
         ConfigWatch watch = config.reloadWatchInterval().isPositive() && file.isPresent()
-                ? ConfigWatch.start(file.get(), config.reloadWatchInterval(), hup::ask) : null;
+                ? ConfigWatch.start(file.get(), config.reloadWatchInterval(), config.origins().sha256().orElseThrow(),
+                        hup::ask)
+                : null;
         try {
             stop.await();
         } finally {

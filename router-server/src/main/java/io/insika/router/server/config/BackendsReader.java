@@ -15,13 +15,6 @@ import io.insika.router.api.Backend;
 import io.insika.router.server.backends.BackendCapacity;
 import io.insika.router.server.backends.BackendLimits;
 
-import static io.insika.router.server.config.EnvironmentOverrides.BACKENDS;
-import static io.insika.router.server.config.EnvironmentOverrides.BACKENDS_DNS;
-import static io.insika.router.server.config.EnvironmentOverrides.BACKEND_MAX_REQUESTS;
-import static io.insika.router.server.config.EnvironmentOverrides.BACKEND_MAX_TUNNELS;
-import static io.insika.router.server.config.EnvironmentOverrides.BACKEND_PORT;
-import static io.insika.router.server.config.EnvironmentOverrides.DNS_INTERVAL;
-
 /**
  * Reads {@code backends}: a static list or a DNS name. An environment variable that selects a
  * mode replaces YAML backends of the other mode entirely; within one mode each variable
@@ -34,17 +27,10 @@ final class BackendsReader {
     private static final ValueType<String> PLACEMENT_ID = new ValueType<>(
             "1 to 255 visible ASCII characters, no space: the id the cluster knows this backend by",
             text -> Backend.isPlacementId(text) ? Optional.of(text) : Optional.empty());
-    // A template is checked on a sample address: what it makes must be an id.
-    private static final ValueType<AddressTemplate> ID_TEMPLATE = new ValueType<>(AddressTemplate.EXPECTED,
-            text -> AddressTemplate.parse(text).filter(t -> Backend.isPlacementId(t.apply("ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff", 65535))));
     private static final String PUBLIC_FORM = "http(s)://host[:port][/path], the address clients reach this"
             + " backend at (never its internal one), such as https://host-3.example.com";
     private static final ValueType<URI> PUBLIC_ADDRESS = new ValueType<>(PUBLIC_FORM, BackendsReader::publicAddress);
-    private static final ValueType<AddressTemplate> PUBLIC_TEMPLATE = new ValueType<>(
-            AddressTemplate.EXPECTED.replace("actor-host@{ip}:{port}", "https://{ip-dashed}.actors.example.com"),
-            text -> AddressTemplate.parse(text).filter(t -> publicAddress(t.apply("10.42.0.7", 9292)).isPresent()));
-    private static final ValueType<Integer> SLOTS = ValueType.integer(0, 1_000_000,
-            "a whole number from 0 (no limit) to 1000000");
+    private static final ValueType<Integer> SLOTS = ValueType.slots();
 
     private final SettingReader reader;
     private final Map<String, BackendLimits> perBackend = new HashMap<>();
@@ -60,9 +46,7 @@ final class BackendsReader {
     }
 
     BackendSource read() {
-        defaults = new BackendLimits(
-                reader.read("backends.max-requests", BACKEND_MAX_REQUESTS, 0, SLOTS),
-                reader.read("backends.max-tunnels", BACKEND_MAX_TUNNELS, 0, SLOTS));
+        defaults = new BackendLimits(reader.read(Settings.BACKEND_MAX_REQUESTS), reader.read(Settings.BACKEND_MAX_TUNNELS));
         EnvironmentOverrides environment = reader.environment();
         Config yaml = reader.root().get("backends");
         boolean yamlStatic = yaml.get("static").exists();
@@ -70,14 +54,15 @@ final class BackendsReader {
         if (yaml.exists() && yaml.type() != Config.Type.OBJECT) {
             reader.problem("backends", SettingReader.describe(yaml), "a mapping with either static or dns");
         }
-        if (environment.isSet(BACKENDS) && environment.isSet(BACKENDS_DNS)) {
-            reader.problem(BACKENDS_DNS, environment.get(BACKENDS_DNS).orElseThrow(),
-                    "unset when " + BACKENDS + " is set: choose static or DNS mode");
+        if (environment.isSet(Settings.BACKENDS_STATIC) && environment.isSet(Settings.DNS_NAME)) {
+            reader.problem(variable(Settings.DNS_NAME), environment.get(Settings.DNS_NAME).orElseThrow(),
+                    "unset when " + variable(Settings.BACKENDS_STATIC) + " is set: choose static or DNS mode");
         }
-        if (environment.isSet(BACKENDS)) {
-            return staticMode(fromEnvironment(environment.get(BACKENDS).orElseThrow()), ValueSource.ENVIRONMENT);
+        if (environment.isSet(Settings.BACKENDS_STATIC)) {
+            return staticMode(fromEnvironment(environment.get(Settings.BACKENDS_STATIC).orElseThrow()),
+                    ValueSource.ENVIRONMENT);
         }
-        if (environment.isSet(BACKENDS_DNS)) {
+        if (environment.isSet(Settings.DNS_NAME)) {
             return dnsMode();
         }
         if (yamlStatic && yamlDns) {
@@ -94,35 +79,29 @@ final class BackendsReader {
     }
 
     private StaticBackends staticMode(List<Backend> backends, ValueSource source) {
-        reader.origin("backends.static", source);
-        for (String variable : List.of(BACKEND_PORT, DNS_INTERVAL)) {
-            reader.environment().get(variable).ifPresent(value -> reader.problem(variable, value,
-                    "unset in static mode; it applies only with " + BACKENDS_DNS + " or backends.dns"));
+        reader.origin(Settings.BACKENDS_STATIC.key(), source);
+        for (Setting<?> dnsOnly : List.of(Settings.DNS_PORT, Settings.DNS_INTERVAL)) {
+            reader.environment().get(dnsOnly).ifPresent(value -> reader.problem(variable(dnsOnly), value,
+                    "unset in static mode; it applies only with " + variable(Settings.DNS_NAME) + " or backends.dns"));
         }
         return new StaticBackends(backends);
     }
 
     private DnsBackends dnsMode() {
-        String name = reader.read("backends.dns.name", BACKENDS_DNS, "", ValueType.dnsName());
-        if (reader.origins().get("backends.dns.name") == ValueSource.DEFAULT) {
-            reader.problem("backends.dns.name", "", ValueType.dnsName().expected());
+        String name = reader.read(Settings.DNS_NAME);
+        if (reader.origins().get(Settings.DNS_NAME.key()) == ValueSource.DEFAULT) {
+            reader.problem(Settings.DNS_NAME.key(), "", ValueType.dnsName().expected());
         }
-        int port = reader.read("backends.dns.port", BACKEND_PORT, 0, ValueType.backendPort());
-        if (reader.origins().get("backends.dns.port") == ValueSource.DEFAULT) {
-            reader.problem(reader.environment().isSet(BACKENDS_DNS) ? BACKEND_PORT : "backends.dns.port", "",
-                    "a port from 1 to 65535: DNS mode needs the port every resolved backend listens on");
+        int port = reader.read(Settings.DNS_PORT);
+        if (reader.origins().get(Settings.DNS_PORT.key()) == ValueSource.DEFAULT) {
+            reader.problem(reader.environment().isSet(Settings.DNS_NAME) ? variable(Settings.DNS_PORT) : Settings.DNS_PORT.key(),
+                    "", "a port from 1 to 65535: DNS mode needs the port every resolved backend listens on");
         }
-        Duration interval = reader.read("backends.dns.interval", DNS_INTERVAL, DnsBackends.DEFAULT_INTERVAL,
-                ValueType.positiveDuration());
-        Optional<InetSocketAddress> resolver = reader.scalar("backends.dns.resolver", "backends.dns.resolver")
-                .flatMap(text -> reader.parse("backends.dns.resolver", text, ValueType.resolverAddress()));
-        reader.origin("backends.dns.resolver", resolver.isPresent() ? reader.fileSource() : ValueSource.DEFAULT);
-        Duration timeout = reader.read("backends.dns.timeout", null, DnsBackends.DEFAULT_TIMEOUT,
-                ValueType.positiveDuration());
-        AddressTemplate id = reader.read("backends.dns.id", null, AddressTemplate.DEFAULT_ID, ID_TEMPLATE);
-        Optional<AddressTemplate> publicAddress = reader.scalar("backends.dns.public-address", "backends.dns.public-address")
-                .flatMap(text -> reader.parse("backends.dns.public-address", text, PUBLIC_TEMPLATE));
-        reader.origin("backends.dns.public-address", publicAddress.isPresent() ? reader.fileSource() : ValueSource.DEFAULT);
+        Duration interval = reader.read(Settings.DNS_INTERVAL);
+        Optional<InetSocketAddress> resolver = reader.read(Settings.DNS_RESOLVER);
+        Duration timeout = reader.read(Settings.DNS_TIMEOUT);
+        AddressTemplate id = reader.read(Settings.DNS_ID);
+        Optional<AddressTemplate> publicAddress = reader.read(Settings.DNS_PUBLIC_ADDRESS);
         return new DnsBackends(name, port, interval, resolver, timeout, id, publicAddress);
     }
 
@@ -131,14 +110,14 @@ final class BackendsReader {
         Map<String, String> seen = new HashMap<>();
         String[] urls = text.split(",", -1);
         for (int i = 0; i < urls.length; i++) {
-            add(BACKENDS + "[" + i + "]", urls[i].trim(), Backend.DEFAULT_WEIGHT, Optional.empty(), backends, seen);
+            add(variable(Settings.BACKENDS_STATIC) + "[" + i + "]", urls[i].trim(), Backend.DEFAULT_WEIGHT, Optional.empty(), backends, seen);
         }
         return backends;
     }
 
     private List<Backend> fromYaml(Config list) {
         if (list.type() != Config.Type.LIST) {
-            reader.problem("backends.static", SettingReader.describe(list), "a list of " + URL_FORM + " URLs");
+            reader.problem(Settings.BACKENDS_STATIC.key(), SettingReader.describe(list), "a list of " + URL_FORM + " URLs");
             return List.of();
         }
         List<Backend> backends = new ArrayList<>();
@@ -172,6 +151,10 @@ final class BackendsReader {
             }
         }
         return backends;
+    }
+
+    private static String variable(ConfigKey key) {
+        return key.variable().orElseThrow();
     }
 
     /** An absolute http(s) URI with a host, and no query, fragment or user info. */

@@ -11,8 +11,10 @@ import java.util.Optional;
  * @param file    the YAML file read, or empty when only the embedded default was
  * @param sources the keys in the order {@code check} prints them; a key absent here was not
  *                relevant (such as the DNS keys in static mode)
+ * @param sha256  the {@link ConfigDigest} of the file's bytes as read: what a file watch compares
+ *                with, so a change made while the router was starting is not missed
  */
-public record ConfigOrigins(Optional<String> file, Map<String, ValueSource> sources) {
+public record ConfigOrigins(Optional<String> file, Map<String, ValueSource> sources, Optional<String> sha256) {
 
     public ConfigOrigins {
         sources = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(sources));

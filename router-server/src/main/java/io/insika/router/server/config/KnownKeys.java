@@ -1,7 +1,9 @@
 package io.insika.router.server.config;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeSet;
 
 import io.helidon.config.Config;
@@ -9,7 +11,8 @@ import io.helidon.config.Config;
 /**
  * The YAML's schema, walked against the tree so that a misspelt key ({@code strategey},
  * {@code body-max-byte}) stops the start instead of silently leaving a default in place. Only
- * key names are checked here; the readers check values and shapes.
+ * key names are checked here; the readers check values and shapes. The names are the keys of
+ * {@link Settings}; only the insides of lists and mappings are written here.
  */
 final class KnownKeys {
 
@@ -29,24 +32,15 @@ final class KnownKeys {
 
     private static final Shape OPEN = new Open();
 
-    private static final Shape SCHEMA = new Fields(Map.of(
-            "server", new Fields(Map.of("host", OPEN, "port", OPEN, "admin-port", OPEN, "shutdown-grace", OPEN,
-                    "stop-delay", OPEN, "max-connections", OPEN)),
-            "strategy", new Fields(Map.of("name", OPEN, "options", OPEN, "allow-change-on-reload", OPEN)),
-            "backends", new Fields(Map.of(
-                    "max-requests", OPEN, "max-tunnels", OPEN,
-                    "static", new Items(new Fields(Map.of("url", OPEN, "weight", OPEN, "id", OPEN,
-                            "public-address", OPEN, "max-requests", OPEN, "max-tunnels", OPEN))),
-                    "dns", new Fields(Map.of("name", OPEN, "port", OPEN, "interval", OPEN, "resolver", OPEN,
-                            "timeout", OPEN, "id", OPEN, "public-address", OPEN)))),
-            "proxy", new Fields(Map.of("body-max-bytes", OPEN, "backend-timeout", OPEN, "client-body-timeout", OPEN,
-                    "client-send-timeout", OPEN, "trusted-proxies", OPEN, "max-requests", OPEN, "peek-budget", OPEN,
-                    "access-log", OPEN)),
-            "logging", new Fields(Map.of("format", OPEN)),
-            "reload", new Fields(Map.of("watch-interval", OPEN)),
-            "health", new Fields(Map.of("down-time", OPEN, "path", OPEN, "interval", OPEN, "timeout", OPEN)),
-            "routes", new Items(new Fields(Map.of("methods", OPEN, "path", OPEN, "keys", new Items(OPEN),
-                    "on-miss", OPEN, "redirect-origins", OPEN, "max-redirects", OPEN)))));
+    // The shapes inside the keys that are not scalars; every other key is a scalar row of Settings.
+    private static final Map<String, Shape> STRUCTURED = Map.of(
+            Settings.STRATEGY_OPTIONS.key(), OPEN,
+            Settings.BACKENDS_STATIC.key(), new Items(new Fields(Map.of("url", OPEN, "weight", OPEN, "id", OPEN,
+                    "public-address", OPEN, "max-requests", OPEN, "max-tunnels", OPEN))),
+            Settings.ROUTES.key(), new Items(new Fields(Map.of("methods", OPEN, "path", OPEN, "keys", new Items(OPEN),
+                    "on-miss", OPEN, "redirect-origins", OPEN, "max-redirects", OPEN))));
+
+    private static final Shape SCHEMA = tree(leaves());
 
     private KnownKeys() {
     }
@@ -59,6 +53,37 @@ final class KnownKeys {
      */
     static void check(Config root, List<String> problems) {
         walk(root, SCHEMA, "", problems);
+    }
+
+    /** Each key of the table by its dotted path: a scalar, or the shape written above. */
+    private static Map<String, Shape> leaves() {
+        Map<String, Shape> leaves = new HashMap<>();
+        for (ConfigKey key : Settings.all()) {
+            Shape shape = switch (key) {
+                case Setting<?> scalar -> OPEN;
+                case StructuredKey structured -> Objects.requireNonNull(STRUCTURED.get(structured.key()),
+                        () -> "no shape for " + structured.key());
+            };
+            leaves.put(key.key(), shape);
+        }
+        return leaves;
+    }
+
+    /** Nests dotted paths: {@code server.port} becomes field {@code port} of field {@code server}. */
+    private static Fields tree(Map<String, Shape> byPath) {
+        Map<String, Shape> fields = new HashMap<>();
+        Map<String, Map<String, Shape>> sections = new HashMap<>();
+        byPath.forEach((path, shape) -> {
+            int dot = path.indexOf('.');
+            if (dot < 0) {
+                fields.put(path, shape);
+            } else {
+                sections.computeIfAbsent(path.substring(0, dot), name -> new HashMap<>())
+                        .put(path.substring(dot + 1), shape);
+            }
+        });
+        sections.forEach((name, section) -> fields.put(name, tree(section)));
+        return new Fields(Map.copyOf(fields));
     }
 
     private static void walk(Config node, Shape shape, String path, List<String> problems) {

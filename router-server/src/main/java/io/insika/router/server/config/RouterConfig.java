@@ -14,7 +14,7 @@ import io.insika.router.server.routing.RouteSpec;
 /**
  * The router's whole configuration: typed, immutable, and already validated by
  * {@link RouterConfigLoader}, so a component handed a part of it never re-checks. Each value is
- * the environment's if set, else the YAML's, else the default below.
+ * the environment's if set, else the YAML's, else the default below (kept in {@link Settings}).
  *
  * @param host            address the proxy listens on; default {@code 0.0.0.0}
  *                        ({@code server.host}, {@code INSIKA_ROUTER_HOST})
@@ -73,9 +73,8 @@ import io.insika.router.server.routing.RouteSpec;
  *                        {@link io.insika.router.server.routing.DefaultRoutes#specs()} when the
  *                        YAML has no {@code routes}
  * @param origins         where each value came from
- * @param strategyChangeOnReload whether a reload may change the strategy or its options, which
- *                        moves most sessions; default false, so such a reload is refused
- *                        ({@code strategy.allow-change-on-reload})
+ * @param strategyChangeOnReload whether a reload may change {@code strategy} or its options, which
+ *                        moves most sessions; default false ({@code strategy.allow-change-on-reload})
  * @param reloadWatchInterval how often the file is checked for a change, which is then reloaded
  *                        as on SIGHUP; zero (the default) reloads on SIGHUP only
  *                        ({@code reload.watch-interval}, {@code INSIKA_ROUTER_RELOAD_WATCH_INTERVAL})
@@ -90,16 +89,6 @@ public record RouterConfig(String host, int port, int adminPort, Duration shutdo
                            List<RouteSpec> routes,
                            ConfigOrigins origins, boolean strategyChangeOnReload,
                            Duration reloadWatchInterval) {
-
-    public static final String DEFAULT_HOST = "0.0.0.0";
-    public static final int DEFAULT_PORT = 9090;
-    public static final int DEFAULT_ADMIN_PORT = 9091;
-    public static final Duration DEFAULT_SHUTDOWN_GRACE = Duration.ofSeconds(10);
-    public static final String DEFAULT_STRATEGY = "ketama";
-    public static final int DEFAULT_BODY_MAX_BYTES = 262_144;
-    public static final Duration DEFAULT_BACKEND_TIMEOUT = Duration.ofSeconds(10);
-    public static final Duration DEFAULT_CLIENT_BODY_TIMEOUT = Duration.ofSeconds(60);
-    public static final Duration DEFAULT_CLIENT_SEND_TIMEOUT = Duration.ofSeconds(60);
 
     public RouterConfig {
         Objects.requireNonNull(host, "host");

@@ -1,7 +1,9 @@
 package io.insika.router.server.config;
 
 import java.io.IOException;
-import java.nio.charset.MalformedInputException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,33 +16,12 @@ import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
 import io.helidon.config.spi.ConfigSource;
 import io.insika.router.api.PluginOptions;
-import io.insika.router.server.ServerSettings;
 import io.insika.router.server.backends.BackendCapacity;
 import io.insika.router.server.backends.HealthSettings;
 import io.insika.router.server.logging.LogFormat;
 import io.insika.router.server.plugin.PluginRegistry;
-import io.insika.router.server.proxy.ProxySettings;
 import io.insika.router.server.proxy.TrustedProxies;
 import io.insika.router.server.routing.RouteSpec;
-
-import static io.insika.router.server.config.EnvironmentOverrides.ACCESS_LOG;
-import static io.insika.router.server.config.EnvironmentOverrides.BACKEND_TIMEOUT;
-import static io.insika.router.server.config.EnvironmentOverrides.BODY_MAX_BYTES;
-import static io.insika.router.server.config.EnvironmentOverrides.CLIENT_BODY_TIMEOUT;
-import static io.insika.router.server.config.EnvironmentOverrides.CLIENT_SEND_TIMEOUT;
-import static io.insika.router.server.config.EnvironmentOverrides.HEALTH_DOWN_TIME;
-import static io.insika.router.server.config.EnvironmentOverrides.LOG_FORMAT;
-import static io.insika.router.server.config.EnvironmentOverrides.HEALTH_INTERVAL;
-import static io.insika.router.server.config.EnvironmentOverrides.HEALTH_PATH;
-import static io.insika.router.server.config.EnvironmentOverrides.HEALTH_TIMEOUT;
-import static io.insika.router.server.config.EnvironmentOverrides.MAX_CONNECTIONS;
-import static io.insika.router.server.config.EnvironmentOverrides.MAX_REQUESTS;
-import static io.insika.router.server.config.EnvironmentOverrides.PEEK_BUDGET;
-import static io.insika.router.server.config.EnvironmentOverrides.TRUSTED_PROXIES;
-import static io.insika.router.server.config.EnvironmentOverrides.HOST;
-import static io.insika.router.server.config.EnvironmentOverrides.PORT;
-import static io.insika.router.server.config.EnvironmentOverrides.STOP_DELAY;
-import static io.insika.router.server.config.EnvironmentOverrides.STRATEGY;
 
 /**
  * Builds the one {@link RouterConfig} at start-up: the YAML file ({@code --config}, else
@@ -73,54 +54,43 @@ public final class RouterConfigLoader {
     public RouterConfig load(Optional<Path> commandLineFile, Map<String, String> environment) {
         EnvironmentOverrides overrides = EnvironmentOverrides.of(environment);
         Optional<Path> file = commandLineFile.or(() -> overrides.get(EnvironmentOverrides.CONFIG).map(Path::of));
-        Config root = read(file, commandLineFile.isPresent() ? "--config" : EnvironmentOverrides.CONFIG);
+        FileRead read = read(file, commandLineFile.isPresent() ? "--config" : EnvironmentOverrides.CONFIG);
+        Config root = read.root();
         SettingReader reader = new SettingReader(root, overrides, file.isPresent() ? ValueSource.YAML : ValueSource.DEFAULT);
         KnownKeys.check(root, reader.problems());
 
-        String host = reader.read("server.host", HOST, RouterConfig.DEFAULT_HOST, ValueType.host());
-        int port = reader.read("server.port", PORT, RouterConfig.DEFAULT_PORT, ValueType.listenPort());
-        int adminPort = reader.read("server.admin-port", null, RouterConfig.DEFAULT_ADMIN_PORT, ValueType.listenPort());
-        Duration grace = reader.read("server.shutdown-grace", null, RouterConfig.DEFAULT_SHUTDOWN_GRACE,
-                ValueType.durationOrZero());
-        Duration stopDelay = reader.read("server.stop-delay", STOP_DELAY, Duration.ZERO, ValueType.durationOrZero());
-        int maxConnections = reader.read("server.max-connections", MAX_CONNECTIONS, ServerSettings.DEFAULT_MAX_CONNECTIONS,
-                ValueType.integer(1, 1_000_000, "a whole number from 1 to 1000000"));
+        String host = reader.read(Settings.HOST);
+        int port = reader.read(Settings.PORT);
+        int adminPort = reader.read(Settings.ADMIN_PORT);
+        Duration grace = reader.read(Settings.SHUTDOWN_GRACE);
+        Duration stopDelay = reader.read(Settings.STOP_DELAY);
+        int maxConnections = reader.read(Settings.MAX_CONNECTIONS);
         if (port == adminPort && port != 0) {
-            reader.problem("server.admin-port", String.valueOf(adminPort),
+            reader.problem(Settings.ADMIN_PORT.key(), String.valueOf(adminPort),
                     "a port other than the proxy's port " + port + ", so observe endpoints are never proxied");
         }
-        String strategy = reader.read("strategy.name", STRATEGY, RouterConfig.DEFAULT_STRATEGY, ValueType.word());
+        String strategy = reader.read(Settings.STRATEGY);
         PluginOptions strategyOptions = strategyOptions(reader, strategy);
-        boolean strategyChangeOnReload = reader.read("strategy.allow-change-on-reload", null, false, ValueType.bool());
+        boolean strategyChangeOnReload = reader.read(Settings.STRATEGY_CHANGE_ON_RELOAD);
         BackendsReader backendsReader = new BackendsReader(reader);
         BackendSource backends = backendsReader.read();
         BackendCapacity capacity = backendsReader.capacity();
         HealthSettings health = health(reader);
-        int bodyMaxBytes = reader.read("proxy.body-max-bytes", BODY_MAX_BYTES, RouterConfig.DEFAULT_BODY_MAX_BYTES,
-                ValueType.positiveSize());
-        Duration backendTimeout = reader.read("proxy.backend-timeout", BACKEND_TIMEOUT,
-                RouterConfig.DEFAULT_BACKEND_TIMEOUT, ValueType.positiveDuration());
-        Duration clientBodyTimeout = reader.read("proxy.client-body-timeout", CLIENT_BODY_TIMEOUT,
-                RouterConfig.DEFAULT_CLIENT_BODY_TIMEOUT, ValueType.positiveDuration());
-        Duration clientSendTimeout = reader.read("proxy.client-send-timeout", CLIENT_SEND_TIMEOUT,
-                RouterConfig.DEFAULT_CLIENT_SEND_TIMEOUT, ValueType.positiveDuration());
-        TrustedProxies trustedProxies = reader.read("proxy.trusted-proxies", TRUSTED_PROXIES, TrustedProxies.NONE,
-                ValueType.trustedProxies());
-        int maxRequests = reader.read("proxy.max-requests", MAX_REQUESTS, ProxySettings.DEFAULT_MAX_REQUESTS,
-                ValueType.integer(1, 1_000_000, "a whole number from 1 to 1000000"));
-        int peekBudget = reader.read("proxy.peek-budget", PEEK_BUDGET, ProxySettings.DEFAULT_PEEK_BUDGET,
-                ValueType.integer(0, Integer.MAX_VALUE, "a whole number of bytes from 0 to 2147483647"));
-        boolean accessLog = reader.read("proxy.access-log", ACCESS_LOG, false, ValueType.bool());
-        LogFormat logFormat = reader.read("logging.format", LOG_FORMAT, LogFormat.TEXT, ValueType.logFormat());
-        Duration reloadWatch = reader.read("reload.watch-interval", EnvironmentOverrides.RELOAD_WATCH_INTERVAL,
-                Duration.ZERO, ValueType.durationOrZero());
+        int bodyMaxBytes = reader.read(Settings.BODY_MAX_BYTES);
+        Duration backendTimeout = reader.read(Settings.BACKEND_TIMEOUT);
+        Duration clientBodyTimeout = reader.read(Settings.CLIENT_BODY_TIMEOUT);
+        Duration clientSendTimeout = reader.read(Settings.CLIENT_SEND_TIMEOUT);
+        TrustedProxies trustedProxies = reader.read(Settings.TRUSTED_PROXIES);
+        int maxRequests = reader.read(Settings.MAX_REQUESTS);
+        int peekBudget = reader.read(Settings.PEEK_BUDGET);
+        boolean accessLog = reader.read(Settings.ACCESS_LOG);
+        LogFormat logFormat = reader.read(Settings.LOG_FORMAT);
+        Duration reloadWatch = reader.read(Settings.RELOAD_WATCH_INTERVAL);
         List<RouteSpec> routes = new RoutesReader(reader).read();
 
         if (reader.problems().isEmpty()) {
             PluginCheck plugins = new PluginCheck(registry, reader);
-            String strategyLabel = reader.origins().get("strategy.name") == ValueSource.ENVIRONMENT
-                    ? STRATEGY : "strategy.name";
-            plugins.strategy(strategyLabel, strategy, strategyOptions);
+            plugins.strategy(reader.label(Settings.STRATEGY), strategy, strategyOptions);
             plugins.routes(routes);
         }
         if (!reader.problems().isEmpty()) {
@@ -129,25 +99,20 @@ public final class RouterConfigLoader {
         return new RouterConfig(host, port, adminPort, grace, stopDelay, maxConnections, strategy, strategyOptions,
                 backends, capacity, health, bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout,
                 trustedProxies, maxRequests, peekBudget, accessLog, logFormat, routes,
-                new ConfigOrigins(file.map(Path::toString), reader.origins()), strategyChangeOnReload,
+                new ConfigOrigins(file.map(Path::toString), reader.origins(), read.sha256()), strategyChangeOnReload,
                 reloadWatch);
     }
 
     /** {@code health}: the passive down time, and active checks when a path is given. */
     private static HealthSettings health(SettingReader reader) {
-        Duration downTime = reader.read("health.down-time", HEALTH_DOWN_TIME, HealthSettings.DEFAULT_DOWN_TIME,
-                ValueType.positiveDuration());
-        String path = reader.read("health.path", HEALTH_PATH, "", ValueType.healthPath());
-        Duration interval = reader.read("health.interval", HEALTH_INTERVAL, HealthSettings.DEFAULT_INTERVAL,
-                ValueType.positiveDuration());
-        Duration timeout = reader.read("health.timeout", HEALTH_TIMEOUT, HealthSettings.DEFAULT_TIMEOUT,
-                ValueType.positiveDuration());
-        ValueSource timeoutSource = reader.origins().get("health.timeout");
+        Duration downTime = reader.read(Settings.HEALTH_DOWN_TIME);
+        String path = reader.read(Settings.HEALTH_PATH);
+        Duration interval = reader.read(Settings.HEALTH_INTERVAL);
+        Duration timeout = reader.read(Settings.HEALTH_TIMEOUT);
         if (timeout.compareTo(interval) > 0) {
-            if (timeoutSource != ValueSource.DEFAULT) {
-                reader.problem(timeoutSource == ValueSource.ENVIRONMENT ? HEALTH_TIMEOUT : "health.timeout",
-                        DurationText.format(timeout), "at most health.interval (" + DurationText.format(interval)
-                                + "): one check must end before the next");
+            if (reader.origins().get(Settings.HEALTH_TIMEOUT.key()) != ValueSource.DEFAULT) {
+                reader.problem(reader.label(Settings.HEALTH_TIMEOUT), DurationText.format(timeout),
+                        "at most health.interval (" + DurationText.format(interval) + "): one check must end before the next");
             }
             timeout = interval; // the default timeout shrinks to fit a short interval
         }
@@ -156,22 +121,28 @@ public final class RouterConfigLoader {
 
     /** Options written for the YAML's strategy; none when the environment switched to another. */
     private static PluginOptions strategyOptions(SettingReader reader, String effectiveName) {
-        Config options = reader.root().get("strategy.options");
-        String yamlName = reader.root().get("strategy.name").asString().orElse(RouterConfig.DEFAULT_STRATEGY).trim();
+        String key = Settings.STRATEGY_OPTIONS.key();
+        Config options = reader.root().get(key);
+        String yamlName = reader.root().get(Settings.STRATEGY.key()).asString().orElse(Settings.STRATEGY.fallback()).trim();
         if (!options.exists() || !yamlName.equals(effectiveName)) {
-            reader.origin("strategy.options", ValueSource.DEFAULT);
-            return PluginOptions.of("strategy.options", Map.of());
+            reader.origin(key, ValueSource.DEFAULT);
+            return PluginOptions.of(key, Map.of());
         }
-        reader.origin("strategy.options", reader.fileSource());
+        reader.origin(key, reader.fileSource());
         if (options.type() != Config.Type.OBJECT) {
-            reader.problem("strategy.options", SettingReader.describe(options), "a mapping of option names to values");
-            return PluginOptions.of("strategy.options", Map.of());
+            reader.problem(key, SettingReader.describe(options), "a mapping of option names to values");
+            return PluginOptions.of(key, Map.of());
         }
-        return PluginOptions.of("strategy.options", RoutesReader.options(options, ""));
+        return PluginOptions.of(key, RoutesReader.options(options, ""));
     }
 
-    private static Config read(Optional<Path> file, String givenBy) {
+    /** The tree read, and the SHA-256 of the file's bytes (empty for the embedded default). */
+    private record FileRead(Config root, Optional<String> sha256) {
+    }
+
+    private static FileRead read(Optional<Path> file, String givenBy) {
         ConfigSource source;
+        Optional<String> sha256 = Optional.empty();
         if (file.isPresent()) {
             if (!Files.isRegularFile(file.get()) || !Files.isReadable(file.get())) {
                 throw new ConfigException(List.of(givenBy + ": [" + file.get() + "] (expected: a readable YAML file)"));
@@ -179,8 +150,12 @@ public final class RouterConfigLoader {
             // Read here and named YAML, not ConfigSources.file: that guesses the media type from the
             // file name through Helidon's detectors, 30 ms of start-up to learn what the docs say.
             try {
-                source = ConfigSources.create(Files.readString(file.get()), MediaTypes.APPLICATION_X_YAML);
-            } catch (MalformedInputException e) {
+                byte[] bytes = Files.readAllBytes(file.get());
+                // strict: a byte that is not UTF-8 is an error, never a replacement character
+                String text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
+                source = ConfigSources.create(text, MediaTypes.APPLICATION_X_YAML);
+                sha256 = Optional.of(ConfigDigest.of(bytes));
+            } catch (CharacterCodingException e) {
                 throw new ConfigException(List.of(givenBy + ": [" + file.get() + "] (expected: YAML in UTF-8; found"
                         + " bytes that are not UTF-8)"));
             } catch (IOException e) {
@@ -191,14 +166,14 @@ public final class RouterConfigLoader {
         }
         try {
             // only the file: Helidon's own environment and system-property mapping would bypass ours
-            return Config.builder()
+            return new FileRead(Config.builder()
                     .sources(() -> source)
                     .disableEnvironmentVariablesSource()
                     .disableSystemPropertiesSource()
                     .disableValueResolving()
                     .disableKeyResolving()
                     .disableCaching()
-                    .build();
+                    .build(), sha256);
         } catch (RuntimeException e) {
             throw new ConfigException(List.of(YamlSyntax.describe(file.map(Path::toString).orElse(EMBEDDED_DEFAULT), e)));
         }

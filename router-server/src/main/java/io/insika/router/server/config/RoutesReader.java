@@ -43,10 +43,10 @@ final class RoutesReader {
     List<RouteSpec> read() {
         Config routes = reader.root().get("routes");
         if (!routes.exists()) {
-            reader.origin("routes", ValueSource.DEFAULT);
+            reader.origin(Settings.ROUTES.key(), ValueSource.DEFAULT);
             return DefaultRoutes.specs();
         }
-        reader.origin("routes", reader.fileSource());
+        reader.origin(Settings.ROUTES.key(), reader.fileSource());
         if (routes.type() != Config.Type.LIST) {
             reader.problem("routes", SettingReader.describe(routes), "a list of routes, each with path and keys");
             return List.of();

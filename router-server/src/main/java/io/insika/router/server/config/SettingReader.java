@@ -34,27 +34,30 @@ final class SettingReader {
     }
 
     /**
-     * A value from the environment variable if set, else the YAML key, else the fallback.
+     * A value from the setting's environment variable if set, else its YAML key, else its default.
      *
-     * @param key      the YAML key, dotted, such as {@code server.port}
-     * @param variable the overriding environment variable, or {@code null} for none
-     * @param fallback the default, also returned (after recording a problem) when invalid
-     * @param type     how to read and check it
-     * @return the effective value
+     * @param setting the key's row of {@link Settings}
+     * @return the effective value; the default (after recording a problem) when invalid
      */
-    <T> T read(String key, String variable, T fallback, ValueType<T> type) {
-        Optional<String> fromEnvironment = variable == null ? Optional.empty() : environment.get(variable);
+    <T> T read(Setting<T> setting) {
+        String key = setting.key();
+        Optional<String> fromEnvironment = environment.get(setting);
         if (fromEnvironment.isPresent()) {
             origins.put(key, ValueSource.ENVIRONMENT);
-            return parse(variable, fromEnvironment.get(), fallback, type);
+            return parse(setting.variable().orElseThrow(), fromEnvironment.get(), setting.fallback(), setting.type());
         }
         Optional<String> fromFile = scalar(key, key);
         if (fromFile.isPresent()) {
             origins.put(key, fileSource);
-            return parse(key, fromFile.get(), fallback, type);
+            return parse(key, fromFile.get(), setting.fallback(), setting.type());
         }
         origins.put(key, ValueSource.DEFAULT);
-        return fallback;
+        return setting.fallback();
+    }
+
+    /** How a problem with a value already read names it: by its variable when the environment set it. */
+    String label(ConfigKey key) {
+        return origins.get(key.key()) == ValueSource.ENVIRONMENT ? key.variable().orElseThrow() : key.key();
     }
 
     /** Reads a value found by the caller, such as one list entry, reporting it under {@code label}. */

@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
+import io.insika.router.api.Backend;
 import io.insika.router.server.logging.LogFormat;
 import io.insika.router.server.proxy.TrustedProxies;
 import io.insika.router.server.upstream.HttpSyntax;
@@ -19,9 +20,11 @@ import io.insika.router.server.upstream.HttpSyntax;
  *
  * @param expected what a valid value looks like, as the message's {@code (expected: ...)} says
  * @param parser   the value, or empty if the text is not valid
+ * @param printer  a value as text the parser reads back, so a default can be shown in the docs
+ *                 and compared with what a YAML file states
  * @param <T>      the value's type
  */
-record ValueType<T>(String expected, Function<String, Optional<T>> parser) {
+record ValueType<T>(String expected, Function<String, Optional<T>> parser, Function<T, String> printer) {
 
     private static final Pattern HOST = Pattern.compile("[A-Za-z0-9._:%\\[\\]-]+");
     private static final Pattern DNS_NAME = Pattern.compile(
@@ -30,8 +33,17 @@ record ValueType<T>(String expected, Function<String, Optional<T>> parser) {
     private static final Pattern IPV4 = Pattern.compile(
             "((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)");
 
+    /** A type whose values print as {@link String#valueOf(Object)} does: numbers, booleans, text. */
+    ValueType(String expected, Function<String, Optional<T>> parser) {
+        this(expected, parser, String::valueOf);
+    }
+
     Optional<T> parse(String text) {
         return parser.apply(text.trim());
+    }
+
+    String print(T value) {
+        return printer.apply(value);
     }
 
     static ValueType<Integer> integer(int min, int max, String expected) {
@@ -57,14 +69,25 @@ record ValueType<T>(String expected, Function<String, Optional<T>> parser) {
         return integer(1, Integer.MAX_VALUE, "a whole number of bytes from 1 to " + Integer.MAX_VALUE);
     }
 
+    /** Request or tunnel slots of a backend; 0 is no limit. */
+    static ValueType<Integer> slots() {
+        return integer(0, 1_000_000, "a whole number from 0 (no limit) to 1000000");
+    }
+
     static ValueType<Duration> positiveDuration() {
         return new ValueType<>("a positive duration: " + DurationText.FORMS,
-                text -> DurationText.parse(text).filter(d -> d.isPositive()));
+                text -> DurationText.parse(text).filter(d -> d.isPositive()), DurationText::format);
     }
 
     static ValueType<Duration> durationOrZero() {
         return new ValueType<>("zero or a positive duration: " + DurationText.FORMS,
-                text -> DurationText.parse(text).filter(d -> !d.isNegative()));
+                text -> DurationText.parse(text).filter(d -> !d.isNegative()), DurationText::format);
+    }
+
+    /** A value that may be left out: absent unless written, and then it must be valid. */
+    static <T> ValueType<Optional<T>> optional(ValueType<T> type) {
+        return new ValueType<>(type.expected(), text -> type.parse(text).map(Optional::of),
+                value -> value.map(type::print).orElse(""));
     }
 
     /** Comma-separated CIDR blocks or addresses; empty trusts nobody. */
@@ -76,7 +99,7 @@ record ValueType<T>(String expected, Function<String, Optional<T>> parser) {
             } catch (IllegalArgumentException e) {
                 return Optional.empty();
             }
-        });
+        }, proxies -> String.join(", ", proxies.entries()));
     }
 
     /** Empty for none, or an origin-form path (a query allowed) that can go on a request line as is. */
@@ -95,7 +118,7 @@ record ValueType<T>(String expected, Function<String, Optional<T>> parser) {
     }
 
     static ValueType<LogFormat> logFormat() {
-        return new ValueType<>("text or json", LogFormat::parse);
+        return new ValueType<>("text or json", LogFormat::parse, LogFormat::label);
     }
 
     static ValueType<String> host() {
@@ -110,6 +133,22 @@ record ValueType<T>(String expected, Function<String, Optional<T>> parser) {
     static ValueType<String> dnsName() {
         return new ValueType<>("a fully qualified DNS name, such as insika-headless.default.svc.cluster.local",
                 text -> DNS_NAME.matcher(text).matches() ? Optional.of(text) : Optional.empty());
+    }
+
+    /** A backend's placement id made from its address; checked on a sample address: what it makes must be an id. */
+    static ValueType<AddressTemplate> idTemplate() {
+        return new ValueType<>(AddressTemplate.EXPECTED, text -> AddressTemplate.parse(text)
+                .filter(t -> Backend.isPlacementId(t.apply("ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff", 65535))),
+                AddressTemplate::text);
+    }
+
+    /** A backend's public address made from its address; checked on a sample address. */
+    static ValueType<AddressTemplate> publicAddressTemplate() {
+        return new ValueType<>(
+                AddressTemplate.EXPECTED.replace("actor-host@{ip}:{port}", "https://{ip-dashed}.actors.example.com"),
+                text -> AddressTemplate.parse(text)
+                        .filter(t -> BackendsReader.publicAddress(t.apply("10.42.0.7", 9292)).isPresent()),
+                AddressTemplate::text);
     }
 
     /** An IP literal with an optional port (53 when absent): never a name, which would need DNS itself. */

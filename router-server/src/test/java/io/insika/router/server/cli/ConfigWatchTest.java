@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
+import io.insika.router.server.config.ConfigDigest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,7 +23,8 @@ class ConfigWatchTest {
     void aChangeOfContentAsksOnceAndRewritingTheSameBytesOrAMomentWithoutAFileDoesNot() throws Exception {
         Path file = Files.writeString(dir.resolve("router.yaml"), "server: { port: 0 }\n");
         Semaphore asked = new Semaphore(0);
-        try (ConfigWatch watch = ConfigWatch.start(file, Duration.ofMillis(20), asked::release)) {
+        String loaded = ConfigDigest.of(Files.readAllBytes(file));
+        try (ConfigWatch watch = ConfigWatch.start(file, Duration.ofMillis(20), loaded, asked::release)) {
             Files.writeString(file, "server: { port: 0 }\n"); // touched, not changed
             assertThat(asked.tryAcquire(300, TimeUnit.MILLISECONDS), is(false));
 
@@ -35,6 +37,17 @@ class ConfigWatchTest {
             assertThat(asked.tryAcquire(300, TimeUnit.MILLISECONDS), is(false));
             Path next = Files.writeString(dir.resolve("next.yaml"), "server: { port: 2 }\n");
             Files.move(next, file);
+            assertThat(asked.tryAcquire(5, TimeUnit.SECONDS), is(true));
+        }
+    }
+
+    @Test
+    void aChangeMadeBeforeTheWatchStartedIsSeenAtItsFirstLook() throws Exception {
+        Path file = Files.writeString(dir.resolve("router.yaml"), "server: { port: 0 }\n");
+        String loaded = ConfigDigest.of(Files.readAllBytes(file));
+        Files.writeString(file, "server: { port: 3 }\n"); // while the router was starting
+        Semaphore asked = new Semaphore(0);
+        try (ConfigWatch watch = ConfigWatch.start(file, Duration.ofMillis(20), loaded, asked::release)) {
             assertThat(asked.tryAcquire(5, TimeUnit.SECONDS), is(true));
         }
     }

@@ -86,7 +86,7 @@ class DeployManifestsTest {
         assertThat(readiness.get("path"), is("/observe/health/ready"));
         assertThat(liveness.get("path"), is("/observe/health/live"));
         assertThat(readiness.get("port"), is("admin"));
-        assertThat(list(router.get("ports")), hasItem(Map.of("name", "admin", "containerPort", RouterConfig.DEFAULT_ADMIN_PORT)));
+        assertThat(list(router.get("ports")), hasItem(Map.of("name", "admin", "containerPort", Settings.ADMIN_PORT.fallback())));
     }
 
     @Test

@@ -2,10 +2,14 @@ package io.insika.router.server.config;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import io.helidon.common.media.type.MediaTypes;
+import io.helidon.config.Config;
+import io.helidon.config.ConfigSources;
 import io.insika.router.api.PluginOptions;
 import io.insika.router.server.backends.BackendCapacity;
 import io.insika.router.server.backends.HealthSettings;
@@ -43,6 +47,53 @@ class ShippedConfigTest {
         RouterConfig builtIn = loader.load(Optional.of(Files.writeString(dir.resolve("empty.yaml"), "")), Map.of());
 
         assertThat(withoutOrigins(embedded), is(withoutOrigins(builtIn)));
+    }
+
+    @Test
+    void bothFilesStateEveryKeysDefaultAsTheTableHasIt() throws Exception {
+        Config shipped = yaml(Files.readString(SHIPPED));
+        Config embedded = yaml(new String(getClass().getResourceAsStream("/" + RouterConfigLoader.EMBEDDED_DEFAULT)
+                .readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+        List<String> wrong = new ArrayList<>();
+        for (ConfigKey key : Settings.all()) {
+            if (key instanceof Setting<?> setting && !inDnsSection(setting)) {
+                wrong.addAll(statesDefault("conf/insika-router.yaml", shipped, setting));
+                wrong.addAll(statesDefault(RouterConfigLoader.EMBEDDED_DEFAULT, embedded, setting));
+            }
+        }
+        assertThat(wrong, is(List.of()));
+    }
+
+    @Test
+    void theShippedSampleShowsEveryDnsKeyInItsCommentedSection() throws Exception {
+        String shipped = Files.readString(SHIPPED);
+        List<String> missing = Settings.all().stream()
+                .filter(key -> key instanceof Setting<?> setting && inDnsSection(setting))
+                .map(key -> "#   " + key.key().substring("backends.dns.".length()) + ":")
+                .filter(line -> !shipped.contains(line)).toList();
+        assertThat(missing, is(List.of()));
+    }
+
+    // DNS mode is off by default, so its keys are examples (commented) in the sample, absent in the embedded file
+    private static boolean inDnsSection(Setting<?> setting) {
+        return setting.key().startsWith("backends.dns.");
+    }
+
+    // Compared as the type prints what the file says: 60s and 1m are the same default.
+    private static <T> List<String> statesDefault(String file, Config root, Setting<T> setting) {
+        Config node = root.get(setting.key());
+        Optional<String> written = node.type() == Config.Type.VALUE ? Optional.of(node.asString().orElse(""))
+                : Optional.empty();
+        Optional<String> read = written.flatMap(text -> setting.type().parse(text)).map(setting.type()::print);
+        String expected = setting.type().print(setting.fallback());
+        return read.equals(Optional.of(expected)) ? List.of()
+                : List.of(file + ": " + setting.key() + " is " + written.orElse("absent") + ", the default is " + expected);
+    }
+
+    private static Config yaml(String text) {
+        var source = ConfigSources.create(text, MediaTypes.APPLICATION_X_YAML);
+        return Config.builder().sources(() -> source).disableEnvironmentVariablesSource()
+                .disableSystemPropertiesSource().build();
     }
 
     @Test
@@ -84,7 +135,7 @@ class ShippedConfigTest {
                 config.stopDelay(), config.maxConnections(), config.strategy(), config.strategyOptions(), config.backends(),
                 config.capacity(), config.health(), config.bodyMaxBytes(), config.backendTimeout(), config.clientBodyTimeout(), config.clientSendTimeout(),
                 config.trustedProxies().entries(), config.maxRequests(), config.peekBudget(), config.accessLog(),
-                config.routes());
+                config.routes(), config.strategyChangeOnReload());
     }
 
     private record Comparable(String host, int port, int adminPort, java.time.Duration grace,
@@ -93,11 +144,11 @@ class ShippedConfigTest {
                               int bodyMaxBytes, java.time.Duration backendTimeout,
                               java.time.Duration clientBodyTimeout, java.time.Duration clientSendTimeout,
                               java.util.List<String> trustedProxies, int maxRequests, int peekBudget,
-                              boolean accessLog, java.util.List<?> routes) {
+                              boolean accessLog, java.util.List<?> routes, boolean strategyChangeOnReload) {
         Comparable withStrategyOptions(PluginOptions replaced) {
             return new Comparable(host, port, adminPort, grace, stopDelay, maxConnections, strategy, replaced, backends,
                     capacity, health, bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, trustedProxies, maxRequests,
-                    peekBudget, accessLog, routes);
+                    peekBudget, accessLog, routes, strategyChangeOnReload);
         }
     }
 }

@@ -1,0 +1,220 @@
+package io.insika.router.server.config;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
+import java.util.stream.Collectors;
+
+import io.insika.router.server.ServerSettings;
+import io.insika.router.server.backends.BackendLimits;
+import io.insika.router.server.backends.HealthSettings;
+import io.insika.router.server.logging.LogFormat;
+import io.insika.router.server.proxy.ProxySettings;
+import io.insika.router.server.proxy.TrustedProxies;
+
+import static io.insika.router.server.config.Reload.LIVE;
+import static io.insika.router.server.config.Reload.OPT_IN;
+import static io.insika.router.server.config.Reload.RESTART;
+
+/**
+ * Every configuration key, once: its YAML path, variable, type, default, doc line, how
+ * {@code check} prints it and whether a reload can apply it. The loader reads these, the schema
+ * of known keys, {@code check}'s lines and the docs' reference table are made from them, so a
+ * new key is one row here (and a line in each YAML).
+ */
+public final class Settings {
+
+    /** For a key no environment variable overrides. */
+    static final String NO_VARIABLE = "";
+
+    private static final ValueType<Integer> CONNECTIONS = ValueType.integer(1, 1_000_000,
+            "a whole number from 1 to 1000000");
+
+    public static final Setting<String> HOST = Setting.of("server.host", "INSIKA_ROUTER_HOST", ValueType.host(),
+            "0.0.0.0", RESTART, "Address the proxy listens on.", RouterConfig::host);
+    public static final Setting<Integer> PORT = Setting.of("server.port", "INSIKA_ROUTER_PORT", ValueType.listenPort(),
+            9090, RESTART, "Port the proxy listens on; 0 picks any free port.", RouterConfig::port);
+    public static final Setting<Integer> ADMIN_PORT = Setting.of("server.admin-port", NO_VARIABLE,
+            ValueType.listenPort(), 9091, RESTART,
+            "Port of the observe endpoints, never proxied; never the proxy's port unless both are 0.",
+            RouterConfig::adminPort);
+    public static final Setting<Duration> SHUTDOWN_GRACE = Setting.of("server.shutdown-grace", NO_VARIABLE,
+            ValueType.durationOrZero(), Duration.ofSeconds(10), RESTART,
+            "After SIGTERM, how long in-flight requests may finish.", RouterConfig::shutdownGrace);
+    public static final Setting<Duration> STOP_DELAY = Setting.of("server.stop-delay", "INSIKA_ROUTER_STOP_DELAY",
+            ValueType.durationOrZero(), Duration.ZERO, RESTART,
+            "After SIGTERM, how long new requests are still accepted while readiness is down.", RouterConfig::stopDelay);
+    public static final Setting<Integer> MAX_CONNECTIONS = Setting.of("server.max-connections",
+            "INSIKA_ROUTER_MAX_CONNECTIONS", CONNECTIONS, ServerSettings.DEFAULT_MAX_CONNECTIONS, RESTART,
+            "Client connections the proxy port holds at once.", RouterConfig::maxConnections);
+
+    public static final Setting<String> STRATEGY = Setting.of("strategy.name", "INSIKA_ROUTER_STRATEGY",
+            ValueType.word(), "ketama", OPT_IN, "The placement strategy: `ketama`, `rendezvous`, `round-robin` or a plugin's.",
+            RouterConfig::strategy);
+    public static final StructuredKey STRATEGY_OPTIONS = new StructuredKey("strategy.options", Optional.empty(),
+            "none", OPT_IN, "Options handed to the strategy as written; dropped when the variable names another strategy.",
+            Settings::strategyOptions, Settings::strategyOptions);
+    public static final Setting<Boolean> STRATEGY_CHANGE_ON_RELOAD = Setting.of("strategy.allow-change-on-reload",
+            NO_VARIABLE, ValueType.bool(), false, LIVE,
+            "Let a reload change the strategy or its options, which moves most sessions.",
+            RouterConfig::strategyChangeOnReload);
+
+    public static final Setting<Integer> BACKEND_MAX_REQUESTS = Setting.printed("backends.max-requests",
+            "INSIKA_ROUTER_BACKEND_MAX_REQUESTS", ValueType.slots(), 0, LIVE,
+            "Each backend's request slots (0: no limit), unless its static entry sets its own.",
+            config -> slots(config, BackendLimits::maxRequests));
+    public static final Setting<Integer> BACKEND_MAX_TUNNELS = Setting.printed("backends.max-tunnels",
+            "INSIKA_ROUTER_BACKEND_MAX_TUNNELS", ValueType.slots(), 0, LIVE,
+            "Each backend's tunnel slots (0: no limit), unless its static entry sets its own.",
+            config -> slots(config, BackendLimits::maxTunnels));
+    public static final StructuredKey BACKENDS_STATIC = new StructuredKey("backends.static",
+            Optional.of("INSIKA_ROUTER_BACKENDS"), "none", LIVE,
+            "Static mode: backend URLs `http(s)://host:port` (the variable: comma-separated), or entries with"
+                    + " a weight, id, public address and slots of their own.",
+            Settings::staticBackends, config -> config.backends() instanceof StaticBackends list ? list : "");
+
+    public static final Setting<String> DNS_NAME = dns("backends.dns.name", "INSIKA_ROUTER_BACKENDS_DNS",
+            ValueType.dnsName(), "", "DNS mode: the fully qualified name to re-resolve, such as a headless Service's.",
+            DnsBackends::name).defaultShownAs("— (required in DNS mode)");
+    public static final Setting<Integer> DNS_PORT = dns("backends.dns.port", "INSIKA_ROUTER_BACKEND_PORT",
+            ValueType.backendPort(), 0, "The port on every DNS-resolved backend.", DnsBackends::port)
+            .defaultShownAs("— (required in DNS mode)");
+    public static final Setting<Duration> DNS_INTERVAL = dns("backends.dns.interval", "INSIKA_ROUTER_DNS_INTERVAL",
+            ValueType.positiveDuration(), DnsBackends.DEFAULT_INTERVAL, "Time between DNS resolutions.",
+            DnsBackends::interval);
+    public static final Setting<Optional<java.net.InetSocketAddress>> DNS_RESOLVER = dnsPrinted("backends.dns.resolver",
+            NO_VARIABLE, ValueType.optional(ValueType.resolverAddress()), Optional.empty(),
+            "The DNS server asked, an IP address with an optional port.",
+            dns -> dns.resolver().map(Object::toString).orElse("the system's")).defaultShownAs("the system's");
+    public static final Setting<Duration> DNS_TIMEOUT = dns("backends.dns.timeout", NO_VARIABLE,
+            ValueType.positiveDuration(), DnsBackends.DEFAULT_TIMEOUT,
+            "How long one query may take before the resolution counts as failed.", DnsBackends::timeout);
+    public static final Setting<AddressTemplate> DNS_ID = dns("backends.dns.id", NO_VARIABLE, ValueType.idTemplate(),
+            AddressTemplate.DEFAULT_ID, "Each resolved backend's placement id, a template over its address.",
+            DnsBackends::id);
+    public static final Setting<Optional<AddressTemplate>> DNS_PUBLIC_ADDRESS = dnsPrinted("backends.dns.public-address",
+            NO_VARIABLE, ValueType.optional(ValueType.publicAddressTemplate()), Optional.empty(),
+            "Each resolved backend's public address for redirects, a template over its address.",
+            dns -> dns.publicAddress().map(AddressTemplate::text).orElse("(none)")).defaultShownAs("none");
+
+    public static final Setting<Duration> HEALTH_DOWN_TIME = Setting.of("health.down-time",
+            "INSIKA_ROUTER_HEALTH_DOWN_TIME", ValueType.positiveDuration(), HealthSettings.DEFAULT_DOWN_TIME, RESTART,
+            "How long a backend whose connect failed counts as down.", config -> config.health().downTime());
+    public static final Setting<String> HEALTH_PATH = Setting.printed("health.path", "INSIKA_ROUTER_HEALTH_PATH",
+            ValueType.healthPath(), "", RESTART, "The path active health checks ask; empty: no active checks.",
+            config -> config.health().path().orElse("(no active checks)"));
+    public static final Setting<Duration> HEALTH_INTERVAL = Setting.of("health.interval",
+            "INSIKA_ROUTER_HEALTH_INTERVAL", ValueType.positiveDuration(), HealthSettings.DEFAULT_INTERVAL, RESTART,
+            "Between two active checks of one backend.", config -> config.health().interval());
+    public static final Setting<Duration> HEALTH_TIMEOUT = Setting.of("health.timeout",
+            "INSIKA_ROUTER_HEALTH_TIMEOUT", ValueType.positiveDuration(), HealthSettings.DEFAULT_TIMEOUT, RESTART,
+            "The longest one active check may take; at most the interval.", config -> config.health().timeout());
+
+    public static final Setting<Integer> BODY_MAX_BYTES = Setting.of("proxy.body-max-bytes",
+            "INSIKA_ROUTER_BODY_MAX_BYTES", ValueType.positiveSize(), 262_144, LIVE,
+            "How much of a body may be read looking for the key; never a limit on what is forwarded.",
+            RouterConfig::bodyMaxBytes);
+    public static final Setting<Duration> BACKEND_TIMEOUT = Setting.of("proxy.backend-timeout",
+            "INSIKA_ROUTER_BACKEND_TIMEOUT", ValueType.positiveDuration(), Duration.ofSeconds(10), LIVE,
+            "Connect and read-idle timeout towards a backend.", RouterConfig::backendTimeout);
+    public static final Setting<Duration> CLIENT_BODY_TIMEOUT = Setting.of("proxy.client-body-timeout",
+            "INSIKA_ROUTER_CLIENT_BODY_TIMEOUT", ValueType.positiveDuration(), ProxySettings.DEFAULT_CLIENT_BODY_TIMEOUT,
+            LIVE, "The longest a client may pause while sending a request body.", RouterConfig::clientBodyTimeout);
+    public static final Setting<Duration> CLIENT_SEND_TIMEOUT = Setting.of("proxy.client-send-timeout",
+            "INSIKA_ROUTER_CLIENT_SEND_TIMEOUT", ValueType.positiveDuration(), ProxySettings.DEFAULT_CLIENT_SEND_TIMEOUT,
+            LIVE, "The longest a client may leave its answer unread.", RouterConfig::clientSendTimeout);
+    public static final Setting<TrustedProxies> TRUSTED_PROXIES = Setting.printed("proxy.trusted-proxies",
+            "INSIKA_ROUTER_TRUSTED_PROXIES", ValueType.trustedProxies(), TrustedProxies.NONE, LIVE,
+            "The peers whose `X-Forwarded-*` headers are believed, comma-separated addresses or CIDR blocks.",
+            config -> config.trustedProxies().isEmpty() ? "(none)" : config.trustedProxies().toString());
+    public static final Setting<Integer> MAX_REQUESTS = Setting.of("proxy.max-requests", "INSIKA_ROUTER_MAX_REQUESTS",
+            CONNECTIONS, ProxySettings.DEFAULT_MAX_REQUESTS, RESTART,
+            "Proxied requests in flight at once; past it, the retry envelope.", RouterConfig::maxRequests);
+    public static final Setting<Integer> PEEK_BUDGET = Setting.of("proxy.peek-budget", "INSIKA_ROUTER_PEEK_BUDGET",
+            ValueType.integer(0, Integer.MAX_VALUE, "a whole number of bytes from 0 to 2147483647"),
+            ProxySettings.DEFAULT_PEEK_BUDGET, RESTART, "Bytes all key peeks may hold together beyond 8 KiB each.",
+            RouterConfig::peekBudget);
+    public static final Setting<Boolean> ACCESS_LOG = Setting.of("proxy.access-log", "INSIKA_ROUTER_ACCESS_LOG",
+            ValueType.bool(), false, LIVE, "`true` logs one line per proxied request.", RouterConfig::accessLog);
+    public static final Setting<LogFormat> LOG_FORMAT = Setting.of("logging.format", "INSIKA_ROUTER_LOG_FORMAT",
+            ValueType.logFormat(), LogFormat.TEXT, RESTART,
+            "`json` writes the router's log and the access log as one JSON object per line.", RouterConfig::logFormat);
+
+    public static final Setting<Duration> RELOAD_WATCH_INTERVAL = Setting.of("reload.watch-interval",
+            "INSIKA_ROUTER_RELOAD_WATCH_INTERVAL", ValueType.durationOrZero(), Duration.ZERO, RESTART,
+            "How often the file is checked for a change, then reloaded as on SIGHUP; `0s` reloads on SIGHUP only.",
+            RouterConfig::reloadWatchInterval);
+
+    public static final StructuredKey ROUTES = new StructuredKey("routes", Optional.empty(), "the seed's table", LIVE,
+            "Which requests carry a session key, and where; see below.",
+            config -> config.routes().size() + " route(s)", RouterConfig::routes);
+
+    /** In the order the loader reads them, which is the order {@code check} prints them. */
+    private static final List<ConfigKey> ALL = List.of(HOST, PORT, ADMIN_PORT, SHUTDOWN_GRACE, STOP_DELAY,
+            MAX_CONNECTIONS, STRATEGY, STRATEGY_OPTIONS, STRATEGY_CHANGE_ON_RELOAD, BACKEND_MAX_REQUESTS,
+            BACKEND_MAX_TUNNELS, BACKENDS_STATIC, DNS_NAME, DNS_PORT, DNS_INTERVAL, DNS_RESOLVER, DNS_TIMEOUT, DNS_ID,
+            DNS_PUBLIC_ADDRESS, HEALTH_DOWN_TIME, HEALTH_PATH, HEALTH_INTERVAL, HEALTH_TIMEOUT, BODY_MAX_BYTES,
+            BACKEND_TIMEOUT, CLIENT_BODY_TIMEOUT, CLIENT_SEND_TIMEOUT, TRUSTED_PROXIES, MAX_REQUESTS, PEEK_BUDGET,
+            ACCESS_LOG, LOG_FORMAT, RELOAD_WATCH_INTERVAL, ROUTES);
+
+    private static final Map<String, ConfigKey> BY_KEY = ALL.stream()
+            .collect(Collectors.toUnmodifiableMap(ConfigKey::key, Function.identity()));
+
+    private Settings() {
+    }
+
+    /** @return every key, in the order the loader reads them */
+    public static List<ConfigKey> all() {
+        return ALL;
+    }
+
+    /**
+     * @param key a dotted YAML path, such as {@code server.port}
+     * @return its row, if the table has one
+     */
+    public static Optional<ConfigKey> byKey(String key) {
+        return Optional.ofNullable(BY_KEY.get(key));
+    }
+
+    private static <T> Setting<T> dns(String key, String variable, ValueType<T> type, T fallback, String doc,
+                                      Function<DnsBackends, T> value) {
+        return dnsPrinted(key, variable, type, fallback, doc, dns -> type.print(value.apply(dns)));
+    }
+
+    // Restart-only, and empty in static mode: so a change of mode is a change of backends.dns.name.
+    private static <T> Setting<T> dnsPrinted(String key, String variable, ValueType<T> type, T fallback, String doc,
+                                             Function<DnsBackends, String> printed) {
+        return Setting.printed(key, variable, type, fallback, RESTART, doc,
+                config -> config.backends() instanceof DnsBackends dns ? printed.apply(dns) : "");
+    }
+
+    private static String strategyOptions(RouterConfig config) {
+        return config.strategyOptions().names().stream()
+                .map(name -> name + "=" + config.strategyOptions().get(name).orElse(""))
+                .collect(Collectors.joining(", ", "{", "}"));
+    }
+
+    private static String staticBackends(RouterConfig config) {
+        if (!(config.backends() instanceof StaticBackends list)) {
+            return "";
+        }
+        return list.backends().isEmpty() ? "none"
+                : list.backends().stream().map(Object::toString).collect(Collectors.joining(", "));
+    }
+
+    // the default, then each static backend that has its own: "16; 10.0.0.3:9292 0"
+    private static String slots(RouterConfig config, ToIntFunction<BackendLimits> which) {
+        StringBuilder text = new StringBuilder(limit(which.applyAsInt(config.capacity().defaults())));
+        new TreeMap<>(config.capacity().perBackend()).forEach((id, limits) ->
+                text.append("; ").append(id).append(' ').append(limit(which.applyAsInt(limits))));
+        return text.toString();
+    }
+
+    private static String limit(int slots) {
+        return slots == 0 ? "0 (no limit)" : String.valueOf(slots);
+    }
+}
