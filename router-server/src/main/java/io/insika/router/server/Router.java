@@ -61,9 +61,7 @@ public final class Router implements AutoCloseable {
         BackendDiscovery discovery = BackendDiscovery.start(config.backends(), pool);
         try {
             RouterServer server = RouterServer.start(
-                    new ServerSettings(config.host(), config.port(), config.adminPort(), config.shutdownGrace(),
-                            config.stopDelay(), config.maxConnections()),
-                    routes, pool, proxySettings(config));
+                    config.server(), routes, pool, config.proxy());
             if (discovery instanceof DnsBackendDiscovery dns) {
                 server.metrics().counter("dns_resolutions", "DNS resolutions of the backend name, answered or not",
                         dns::resolutions);
@@ -71,23 +69,12 @@ public final class Router implements AutoCloseable {
                         dns::failures);
             }
             LOG.log(Level.INFO, "listening on http://{0}:{1,number,#} (proxy) and http://{0}:{2,number,#}/observe/health"
-                    + " and /observe/metrics (admin)", config.host(), server.port(), server.adminPort());
+                    + " and /observe/metrics (admin)", config.server().host(), server.port(), server.adminPort());
             return new Router(server, discovery, pool, registry, config);
         } catch (RuntimeException e) {
             discovery.close();
             throw e;
         }
-    }
-
-    private static ProxySettings proxySettings(RouterConfig config) {
-        return new ProxySettings(config.bodyMaxBytes(), config.backendTimeout(), config.clientBodyTimeout(),
-                config.clientSendTimeout(),
-                // straight to the descriptor: System.out's PrintStream locks and flushes per call
-                config.accessLog()
-                        ? Optional.of(new AccessLogTarget(new FileOutputStream(FileDescriptor.out), config.logFormat()))
-                        : Optional.empty(),
-                config.trustedProxies(), config.maxRequests(), config.peekBudget(), config.capacity(),
-                config.health());
     }
 
     /** The configuration it runs with: the one it started with, or the last reload applied. */
@@ -109,10 +96,10 @@ public final class Router implements AutoCloseable {
         }
         RouteTable routes = RouteTable.build(next.routes(), registry);
         if (change.changesStrategy()) {
-            pool.strategy(registry.strategy(next.strategy()).orElseThrow().create(next.strategyOptions()),
-                    next.strategy(), next.strategyOptions());
+            pool.strategy(registry.strategy(next.strategy().name()).orElseThrow().create(next.strategy().options()),
+                    next.strategy().name(), next.strategy().options());
         }
-        server.reconfigure(routes, proxySettings(next));
+        server.reconfigure(routes, next.proxy());
         if (change.changed().contains(Settings.ROUTES)) {
             LOG.log(Level.INFO, "routes: {0}", describeRoutes(next));
         }
@@ -128,8 +115,8 @@ public final class Router implements AutoCloseable {
      */
     public static BackendPool newPool(RouterConfig config, PluginRegistry registry) {
         return new BackendPool(
-                registry.strategy(config.strategy()).orElseThrow().create(config.strategyOptions()),
-                config.strategy(), config.strategyOptions(),
+                registry.strategy(config.strategy().name()).orElseThrow().create(config.strategy().options()),
+                config.strategy().name(), config.strategy().options(),
                 registry.strategy("round-robin").orElseThrow().create(PluginOptions.empty()));
     }
 
@@ -167,8 +154,8 @@ public final class Router implements AutoCloseable {
     }
 
     private static void logPlan(RouterConfig config, PluginRegistry registry) {
-        LOG.log(Level.INFO, "strategy {0}{1}", config.strategy(),
-                config.strategyOptions().names().isEmpty() ? "" : " " + config.strategyOptions());
+        LOG.log(Level.INFO, "strategy {0}{1}", config.strategy().name(),
+                config.strategy().options().names().isEmpty() ? "" : " " + config.strategy().options());
         LOG.log(Level.INFO, "routes: {0}", describeRoutes(config));
         LOG.log(Level.INFO, "backends: {0}", switch (config.backends()) {
             case StaticBackends list -> list.backends().isEmpty() ? "none configured"

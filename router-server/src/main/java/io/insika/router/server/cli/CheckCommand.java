@@ -62,7 +62,7 @@ final class CheckCommand {
         RoutingSnapshot after = pool.snapshot();
         out.println("running router at " + admin + ": ring " + running.fingerprint() + " (" + running.strategy()
                 + ", " + running.backends().size() + " backends)");
-        out.println("this configuration: ring " + after.fingerprint() + " (" + config.strategy() + ", "
+        out.println("this configuration: ring " + after.fingerprint() + " (" + config.strategy().name() + ", "
                 + after.backends().size() + " backends)");
         if (after.fingerprint().equals(running.fingerprint())) {
             out.println("same placement: every key stays with its owner");

@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 
 import io.insika.router.server.Router;
 import io.insika.router.server.config.ConfigKey;
+import io.insika.router.server.ServerSettings;
 import io.insika.router.server.config.RouterConfig;
 import io.insika.router.server.config.RouterConfigLoader;
 import io.insika.router.server.config.Settings;
@@ -75,10 +76,10 @@ final class DemoCommand {
             Optional.ofNullable(environment.get(variable(passed))).ifPresent(value -> demo.put(variable(passed), value));
         }
         RouterConfig c = new RouterConfigLoader(plugins).load(Optional.empty(), demo);
-        return new RouterConfig(c.host(), c.port(), 0, c.shutdownGrace(), c.stopDelay(), c.maxConnections(), c.strategy(),
-                c.strategyOptions(), c.backends(), c.capacity(), c.health(), c.bodyMaxBytes(), c.backendTimeout(), c.clientBodyTimeout(),
-                c.clientSendTimeout(), c.trustedProxies(), c.maxRequests(), c.peekBudget(), c.accessLog(), c.logFormat(), c.routes(),
-                c.origins(), c.strategyChangeOnReload(), c.reloadWatchInterval());
+        ServerSettings server = c.server();
+        return new RouterConfig(new ServerSettings(server.host(), server.port(), 0, server.shutdownGrace(),
+                server.stopDelay(), server.maxConnections()), c.strategy(), c.backends(), c.proxy(), c.routes(),
+                c.logFormat(), c.reloadWatchInterval(), c.origins());
     }
 
     private static String variable(ConfigKey key) {

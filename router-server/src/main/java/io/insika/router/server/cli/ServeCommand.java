@@ -24,8 +24,8 @@ final class ServeCommand {
         config.logFormat().applyToRouterLog();
         StopSignal stop = StopSignal.install();
         ReloadSignal hup = ReloadSignal.install();
-        FreePort.require(config.host(), config.port(), "server.port");
-        FreePort.require(config.host(), config.adminPort(), "server.admin-port");
+        FreePort.require(config.server().host(), config.server().port(), "server.port");
+        FreePort.require(config.server().host(), config.server().adminPort(), "server.admin-port");
         AotCache.describe().ifPresent(line -> LOG.log(System.Logger.Level.INFO, line));
         Router router = Router.start(config, plugins);
         stop.onRepeat(router::hurry);

@@ -19,7 +19,7 @@ public enum Reload {
     public boolean appliesTo(RouterConfig next) {
         return switch (this) {
             case LIVE -> true;
-            case OPT_IN -> next.strategyChangeOnReload();
+            case OPT_IN -> next.strategy().allowChangeOnReload();
             case RESTART -> false;
         };
     }

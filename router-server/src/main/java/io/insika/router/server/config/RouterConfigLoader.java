@@ -1,5 +1,7 @@
 package io.insika.router.server.config;
 
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -16,12 +18,16 @@ import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
 import io.helidon.config.spi.ConfigSource;
 import io.insika.router.api.PluginOptions;
+import io.insika.router.server.ServerSettings;
 import io.insika.router.server.backends.BackendCapacity;
 import io.insika.router.server.backends.HealthSettings;
 import io.insika.router.server.logging.LogFormat;
 import io.insika.router.server.plugin.PluginRegistry;
+import io.insika.router.server.proxy.AccessLogTarget;
+import io.insika.router.server.proxy.ProxySettings;
 import io.insika.router.server.proxy.TrustedProxies;
 import io.insika.router.server.routing.RouteSpec;
+import io.insika.router.server.routing.StrategySettings;
 
 /**
  * Builds the one {@link RouterConfig} at start-up: the YAML file ({@code --config}, else
@@ -96,11 +102,18 @@ public final class RouterConfigLoader {
         if (!reader.problems().isEmpty()) {
             throw new ConfigException(reader.problems());
         }
-        return new RouterConfig(host, port, adminPort, grace, stopDelay, maxConnections, strategy, strategyOptions,
-                backends, capacity, health, bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout,
-                trustedProxies, maxRequests, peekBudget, accessLog, logFormat, routes,
-                new ConfigOrigins(file.map(Path::toString), reader.origins(), read.sha256()), strategyChangeOnReload,
-                reloadWatch);
+        // standard output, straight to the descriptor: System.out's PrintStream locks and flushes per call
+        Optional<AccessLogTarget> accessLogTarget = accessLog
+                ? Optional.of(new AccessLogTarget(new FileOutputStream(FileDescriptor.out), logFormat))
+                : Optional.empty();
+        return new RouterConfig(
+                new ServerSettings(host, port, adminPort, grace, stopDelay, maxConnections),
+                new StrategySettings(strategy, strategyOptions, strategyChangeOnReload),
+                backends,
+                new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLogTarget,
+                        trustedProxies, maxRequests, peekBudget, capacity, health),
+                routes, logFormat, reloadWatch,
+                new ConfigOrigins(file.map(Path::toString), reader.origins(), read.sha256()));
     }
 
     /** {@code health}: the passive down time, and active checks when a path is given. */

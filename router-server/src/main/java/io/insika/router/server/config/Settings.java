@@ -35,33 +35,33 @@ public final class Settings {
             "a whole number from 1 to 1000000");
 
     public static final Setting<String> HOST = Setting.of("server.host", "INSIKA_ROUTER_HOST", ValueType.host(),
-            "0.0.0.0", RESTART, "Address the proxy listens on.", RouterConfig::host);
+            "0.0.0.0", RESTART, "Address the proxy listens on.", c -> c.server().host());
     public static final Setting<Integer> PORT = Setting.of("server.port", "INSIKA_ROUTER_PORT", ValueType.listenPort(),
-            9090, RESTART, "Port the proxy listens on; 0 picks any free port.", RouterConfig::port);
+            9090, RESTART, "Port the proxy listens on; 0 picks any free port.", c -> c.server().port());
     public static final Setting<Integer> ADMIN_PORT = Setting.of("server.admin-port", NO_VARIABLE,
             ValueType.listenPort(), 9091, RESTART,
             "Port of the observe endpoints, never proxied; never the proxy's port unless both are 0.",
-            RouterConfig::adminPort);
+            c -> c.server().adminPort());
     public static final Setting<Duration> SHUTDOWN_GRACE = Setting.of("server.shutdown-grace", NO_VARIABLE,
             ValueType.durationOrZero(), Duration.ofSeconds(10), RESTART,
-            "After SIGTERM, how long in-flight requests may finish.", RouterConfig::shutdownGrace);
+            "After SIGTERM, how long in-flight requests may finish.", c -> c.server().shutdownGrace());
     public static final Setting<Duration> STOP_DELAY = Setting.of("server.stop-delay", "INSIKA_ROUTER_STOP_DELAY",
             ValueType.durationOrZero(), Duration.ZERO, RESTART,
-            "After SIGTERM, how long new requests are still accepted while readiness is down.", RouterConfig::stopDelay);
+            "After SIGTERM, how long new requests are still accepted while readiness is down.", c -> c.server().stopDelay());
     public static final Setting<Integer> MAX_CONNECTIONS = Setting.of("server.max-connections",
             "INSIKA_ROUTER_MAX_CONNECTIONS", CONNECTIONS, ServerSettings.DEFAULT_MAX_CONNECTIONS, RESTART,
-            "Client connections the proxy port holds at once.", RouterConfig::maxConnections);
+            "Client connections the proxy port holds at once.", c -> c.server().maxConnections());
 
     public static final Setting<String> STRATEGY = Setting.of("strategy.name", "INSIKA_ROUTER_STRATEGY",
             ValueType.word(), "ketama", OPT_IN, "The placement strategy: `ketama`, `rendezvous`, `round-robin` or a plugin's.",
-            RouterConfig::strategy);
+            c -> c.strategy().name());
     public static final StructuredKey STRATEGY_OPTIONS = new StructuredKey("strategy.options", Optional.empty(),
             "none", OPT_IN, "Options handed to the strategy as written; dropped when the variable names another strategy.",
             Settings::strategyOptions, Settings::strategyOptions);
     public static final Setting<Boolean> STRATEGY_CHANGE_ON_RELOAD = Setting.of("strategy.allow-change-on-reload",
             NO_VARIABLE, ValueType.bool(), false, LIVE,
             "Let a reload change the strategy or its options, which moves most sessions.",
-            RouterConfig::strategyChangeOnReload);
+            c -> c.strategy().allowChangeOnReload());
 
     public static final Setting<Integer> BACKEND_MAX_REQUESTS = Setting.printed("backends.max-requests",
             "INSIKA_ROUTER_BACKEND_MAX_REQUESTS", ValueType.slots(), 0, LIVE,
@@ -103,43 +103,43 @@ public final class Settings {
 
     public static final Setting<Duration> HEALTH_DOWN_TIME = Setting.of("health.down-time",
             "INSIKA_ROUTER_HEALTH_DOWN_TIME", ValueType.positiveDuration(), HealthSettings.DEFAULT_DOWN_TIME, RESTART,
-            "How long a backend whose connect failed counts as down.", config -> config.health().downTime());
+            "How long a backend whose connect failed counts as down.", config -> config.proxy().health().downTime());
     public static final Setting<String> HEALTH_PATH = Setting.printed("health.path", "INSIKA_ROUTER_HEALTH_PATH",
             ValueType.healthPath(), "", RESTART, "The path active health checks ask; empty: no active checks.",
-            config -> config.health().path().orElse("(no active checks)"));
+            config -> config.proxy().health().path().orElse("(no active checks)"));
     public static final Setting<Duration> HEALTH_INTERVAL = Setting.of("health.interval",
             "INSIKA_ROUTER_HEALTH_INTERVAL", ValueType.positiveDuration(), HealthSettings.DEFAULT_INTERVAL, RESTART,
-            "Between two active checks of one backend.", config -> config.health().interval());
+            "Between two active checks of one backend.", config -> config.proxy().health().interval());
     public static final Setting<Duration> HEALTH_TIMEOUT = Setting.of("health.timeout",
             "INSIKA_ROUTER_HEALTH_TIMEOUT", ValueType.positiveDuration(), HealthSettings.DEFAULT_TIMEOUT, RESTART,
-            "The longest one active check may take; at most the interval.", config -> config.health().timeout());
+            "The longest one active check may take; at most the interval.", config -> config.proxy().health().timeout());
 
     public static final Setting<Integer> BODY_MAX_BYTES = Setting.of("proxy.body-max-bytes",
             "INSIKA_ROUTER_BODY_MAX_BYTES", ValueType.positiveSize(), 262_144, LIVE,
             "How much of a body may be read looking for the key; never a limit on what is forwarded.",
-            RouterConfig::bodyMaxBytes);
+            c -> c.proxy().bodyMaxBytes());
     public static final Setting<Duration> BACKEND_TIMEOUT = Setting.of("proxy.backend-timeout",
             "INSIKA_ROUTER_BACKEND_TIMEOUT", ValueType.positiveDuration(), Duration.ofSeconds(10), LIVE,
-            "Connect and read-idle timeout towards a backend.", RouterConfig::backendTimeout);
+            "Connect and read-idle timeout towards a backend.", c -> c.proxy().backendTimeout());
     public static final Setting<Duration> CLIENT_BODY_TIMEOUT = Setting.of("proxy.client-body-timeout",
             "INSIKA_ROUTER_CLIENT_BODY_TIMEOUT", ValueType.positiveDuration(), ProxySettings.DEFAULT_CLIENT_BODY_TIMEOUT,
-            LIVE, "The longest a client may pause while sending a request body.", RouterConfig::clientBodyTimeout);
+            LIVE, "The longest a client may pause while sending a request body.", c -> c.proxy().clientBodyTimeout());
     public static final Setting<Duration> CLIENT_SEND_TIMEOUT = Setting.of("proxy.client-send-timeout",
             "INSIKA_ROUTER_CLIENT_SEND_TIMEOUT", ValueType.positiveDuration(), ProxySettings.DEFAULT_CLIENT_SEND_TIMEOUT,
-            LIVE, "The longest a client may leave its answer unread.", RouterConfig::clientSendTimeout);
+            LIVE, "The longest a client may leave its answer unread.", c -> c.proxy().clientSendTimeout());
     public static final Setting<TrustedProxies> TRUSTED_PROXIES = Setting.printed("proxy.trusted-proxies",
             "INSIKA_ROUTER_TRUSTED_PROXIES", ValueType.trustedProxies(), TrustedProxies.NONE, LIVE,
             "The peers whose `X-Forwarded-*` headers are believed, comma-separated addresses or CIDR blocks.",
-            config -> config.trustedProxies().isEmpty() ? "(none)" : config.trustedProxies().toString());
+            config -> config.proxy().trustedProxies().isEmpty() ? "(none)" : config.proxy().trustedProxies().toString());
     public static final Setting<Integer> MAX_REQUESTS = Setting.of("proxy.max-requests", "INSIKA_ROUTER_MAX_REQUESTS",
             CONNECTIONS, ProxySettings.DEFAULT_MAX_REQUESTS, RESTART,
-            "Proxied requests in flight at once; past it, the retry envelope.", RouterConfig::maxRequests);
+            "Proxied requests in flight at once; past it, the retry envelope.", c -> c.proxy().maxRequests());
     public static final Setting<Integer> PEEK_BUDGET = Setting.of("proxy.peek-budget", "INSIKA_ROUTER_PEEK_BUDGET",
             ValueType.integer(0, Integer.MAX_VALUE, "a whole number of bytes from 0 to 2147483647"),
             ProxySettings.DEFAULT_PEEK_BUDGET, RESTART, "Bytes all key peeks may hold together beyond 8 KiB each.",
-            RouterConfig::peekBudget);
+            c -> c.proxy().peekBudget());
     public static final Setting<Boolean> ACCESS_LOG = Setting.of("proxy.access-log", "INSIKA_ROUTER_ACCESS_LOG",
-            ValueType.bool(), false, LIVE, "`true` logs one line per proxied request.", RouterConfig::accessLog);
+            ValueType.bool(), false, LIVE, "`true` logs one line per proxied request.", c -> c.proxy().accessLog().isPresent());
     public static final Setting<LogFormat> LOG_FORMAT = Setting.of("logging.format", "INSIKA_ROUTER_LOG_FORMAT",
             ValueType.logFormat(), LogFormat.TEXT, RESTART,
             "`json` writes the router's log and the access log as one JSON object per line.", RouterConfig::logFormat);
@@ -193,8 +193,8 @@ public final class Settings {
     }
 
     private static String strategyOptions(RouterConfig config) {
-        return config.strategyOptions().names().stream()
-                .map(name -> name + "=" + config.strategyOptions().get(name).orElse(""))
+        return config.strategy().options().names().stream()
+                .map(name -> name + "=" + config.strategy().options().get(name).orElse(""))
                 .collect(Collectors.joining(", ", "{", "}"));
     }
 
@@ -208,8 +208,8 @@ public final class Settings {
 
     // the default, then each static backend that has its own: "16; 10.0.0.3:9292 0"
     private static String slots(RouterConfig config, ToIntFunction<BackendLimits> which) {
-        StringBuilder text = new StringBuilder(limit(which.applyAsInt(config.capacity().defaults())));
-        new TreeMap<>(config.capacity().perBackend()).forEach((id, limits) ->
+        StringBuilder text = new StringBuilder(limit(which.applyAsInt(config.proxy().capacity().defaults())));
+        new TreeMap<>(config.proxy().capacity().perBackend()).forEach((id, limits) ->
                 text.append("; ").append(id).append(' ').append(limit(which.applyAsInt(limits))));
         return text.toString();
     }

@@ -53,19 +53,19 @@ class RouterConfigLoaderTest {
     void withNoFileAndNoEnvironmentEveryValueIsTheDefault() {
         RouterConfig config = files.loadDefault(Map.of());
 
-        assertThat(config.host(), is("0.0.0.0"));
-        assertThat(config.port(), is(9090));
-        assertThat(config.adminPort(), is(9091));
-        assertThat(config.shutdownGrace(), is(Duration.ofSeconds(10)));
-        assertThat(config.stopDelay(), is(Duration.ZERO));
-        assertThat(config.strategy(), is("ketama"));
-        assertThat(config.strategyOptions().names(), is(empty()));
+        assertThat(config.server().host(), is("0.0.0.0"));
+        assertThat(config.server().port(), is(9090));
+        assertThat(config.server().adminPort(), is(9091));
+        assertThat(config.server().shutdownGrace(), is(Duration.ofSeconds(10)));
+        assertThat(config.server().stopDelay(), is(Duration.ZERO));
+        assertThat(config.strategy().name(), is("ketama"));
+        assertThat(config.strategy().options().names(), is(empty()));
         assertThat(config.backends(), is(new StaticBackends(List.of())));
-        assertThat(config.bodyMaxBytes(), is(262_144));
-        assertThat(config.backendTimeout(), is(Duration.ofSeconds(10)));
-        assertThat(config.clientBodyTimeout(), is(Duration.ofSeconds(60)));
-        assertThat(config.clientSendTimeout(), is(Duration.ofSeconds(60)));
-        assertThat(config.accessLog(), is(false));
+        assertThat(config.proxy().bodyMaxBytes(), is(262_144));
+        assertThat(config.proxy().backendTimeout(), is(Duration.ofSeconds(10)));
+        assertThat(config.proxy().clientBodyTimeout(), is(Duration.ofSeconds(60)));
+        assertThat(config.proxy().clientSendTimeout(), is(Duration.ofSeconds(60)));
+        assertThat(config.proxy().accessLog().isPresent(), is(false));
         assertThat(config.routes(), is(DefaultRoutes.specs()));
         assertThat(config.origins().file(), is(Optional.empty()));
         assertThat(Set.copyOf(config.origins().sources().values()), is(Set.of(ValueSource.DEFAULT)));
@@ -75,20 +75,20 @@ class RouterConfigLoaderTest {
     void everyYamlKeyIsReadAndMarkedAsComingFromTheFile() {
         RouterConfig config = files.load(FULL);
 
-        assertThat(config.host(), is("127.0.0.1"));
-        assertThat(config.port(), is(8080));
-        assertThat(config.adminPort(), is(8081));
-        assertThat(config.shutdownGrace(), is(Duration.ofSeconds(3)));
-        assertThat(config.stopDelay(), is(Duration.ofSeconds(2)));
-        assertThat(config.strategy(), is("fixture-picky"));
-        assertThat(config.strategyOptions(), is(PluginOptions.of("strategy.options", Map.of("level", "high"))));
+        assertThat(config.server().host(), is("127.0.0.1"));
+        assertThat(config.server().port(), is(8080));
+        assertThat(config.server().adminPort(), is(8081));
+        assertThat(config.server().shutdownGrace(), is(Duration.ofSeconds(3)));
+        assertThat(config.server().stopDelay(), is(Duration.ofSeconds(2)));
+        assertThat(config.strategy().name(), is("fixture-picky"));
+        assertThat(config.strategy().options(), is(PluginOptions.of("strategy.options", Map.of("level", "high"))));
         assertThat(config.backends(), is(new StaticBackends(List.of(
                 Backend.of(URI.create("http://10.0.0.1:9292"), 3), Backend.parse("http://10.0.0.2:9292/")))));
-        assertThat(config.bodyMaxBytes(), is(1024));
-        assertThat(config.backendTimeout(), is(Duration.ofMillis(1500)));
-        assertThat(config.clientBodyTimeout(), is(Duration.ofSeconds(5)));
-        assertThat(config.clientSendTimeout(), is(Duration.ofSeconds(6)));
-        assertThat(config.accessLog(), is(true));
+        assertThat(config.proxy().bodyMaxBytes(), is(1024));
+        assertThat(config.proxy().backendTimeout(), is(Duration.ofMillis(1500)));
+        assertThat(config.proxy().clientBodyTimeout(), is(Duration.ofSeconds(5)));
+        assertThat(config.proxy().clientSendTimeout(), is(Duration.ofSeconds(6)));
+        assertThat(config.proxy().accessLog().isPresent(), is(true));
         assertThat(config.origins().of("server.port"), is(ValueSource.YAML));
         assertThat(config.origins().of("backends.static"), is(ValueSource.YAML));
         assertThat(config.origins().of("routes"), is(ValueSource.YAML));
@@ -121,14 +121,14 @@ class RouterConfigLoaderTest {
                 "INSIKA_ROUTER_ACCESS_LOG", "FALSE", "INSIKA_ROUTER_CLIENT_BODY_TIMEOUT", "7",
                 "INSIKA_ROUTER_STOP_DELAY", "500ms"));
 
-        assertThat(config.host(), is("::"));
-        assertThat(config.port(), is(7000));
-        assertThat(config.bodyMaxBytes(), is(99));
-        assertThat(config.backendTimeout(), is(Duration.ofSeconds(4)));
-        assertThat(config.strategy(), is("rendezvous"));
-        assertThat(config.accessLog(), is(false));
-        assertThat(config.clientBodyTimeout(), is(Duration.ofSeconds(7)));
-        assertThat(config.stopDelay(), is(Duration.ofMillis(500)));
+        assertThat(config.server().host(), is("::"));
+        assertThat(config.server().port(), is(7000));
+        assertThat(config.proxy().bodyMaxBytes(), is(99));
+        assertThat(config.proxy().backendTimeout(), is(Duration.ofSeconds(4)));
+        assertThat(config.strategy().name(), is("rendezvous"));
+        assertThat(config.proxy().accessLog().isPresent(), is(false));
+        assertThat(config.proxy().clientBodyTimeout(), is(Duration.ofSeconds(7)));
+        assertThat(config.server().stopDelay(), is(Duration.ofMillis(500)));
         assertThat(config.origins().of("server.port"), is(ValueSource.ENVIRONMENT));
         assertThat(config.origins().of("server.admin-port"), is(ValueSource.YAML));
     }
@@ -137,12 +137,12 @@ class RouterConfigLoaderTest {
     void strategyOptionsWrittenForAnotherStrategyAreDroppedWhenTheEnvironmentSwitches() {
         RouterConfig config = files.load(FULL, Map.of("INSIKA_ROUTER_STRATEGY", "ketama"));
 
-        assertThat(config.strategyOptions().names(), is(empty()));
+        assertThat(config.strategy().options().names(), is(empty()));
     }
 
     @Test
     void aBlankVariableCountsAsUnset() {
-        assertThat(files.load(FULL, Map.of("INSIKA_ROUTER_PORT", " ", "INSIKA_ROUTER_BACKENDS", "")).port(), is(8080));
+        assertThat(files.load(FULL, Map.of("INSIKA_ROUTER_PORT", " ", "INSIKA_ROUTER_BACKENDS", "")).server().port(), is(8080));
     }
 
     @Test
@@ -152,8 +152,8 @@ class RouterConfigLoaderTest {
         RouterConfigLoader loader = new RouterConfigLoader(io.insika.router.server.testing.FixturePlugins.registry());
         Map<String, String> environment = Map.of("INSIKA_ROUTER_CONFIG", fromVariable.toString());
 
-        assertThat(loader.load(Optional.empty(), environment).port(), is(1111));
-        assertThat(loader.load(Optional.of(fromCommandLine), environment).port(), is(2222));
+        assertThat(loader.load(Optional.empty(), environment).server().port(), is(1111));
+        assertThat(loader.load(Optional.of(fromCommandLine), environment).server().port(), is(2222));
     }
 
     @Test
@@ -210,10 +210,10 @@ class RouterConfigLoaderTest {
                     - { url: "http://10.0.0.3:9292", max-requests: 0, max-tunnels: 1 }
                 """);
 
-        assertThat(config.capacity().of("10.0.0.1:9292"), is(new BackendLimits(16, 0)));
-        assertThat(config.capacity().of("10.0.0.2:9292"), is(new BackendLimits(16, 4)));
-        assertThat(config.capacity().of("10.0.0.3:9292"), is(new BackendLimits(0, 1)));
-        assertThat("a backend discovered later gets the defaults", config.capacity().of("10.0.0.9:9292"),
+        assertThat(config.proxy().capacity().of("10.0.0.1:9292"), is(new BackendLimits(16, 0)));
+        assertThat(config.proxy().capacity().of("10.0.0.2:9292"), is(new BackendLimits(16, 4)));
+        assertThat(config.proxy().capacity().of("10.0.0.3:9292"), is(new BackendLimits(0, 1)));
+        assertThat("a backend discovered later gets the defaults", config.proxy().capacity().of("10.0.0.9:9292"),
                 is(new BackendLimits(16, 0)));
     }
 
@@ -264,16 +264,16 @@ class RouterConfigLoaderTest {
                 "INSIKA_ROUTER_HEALTH_PATH", "/healthz", "INSIKA_ROUTER_HEALTH_INTERVAL", "1",
                 "INSIKA_ROUTER_HEALTH_DOWN_TIME", "500ms"));
 
-        assertThat(config.capacity().of("10.1.2.3:80"), is(new BackendLimits(32, 8)));
-        assertThat(config.health(), is(new HealthSettings(Duration.ofMillis(500), Optional.of("/healthz"),
+        assertThat(config.proxy().capacity().of("10.1.2.3:80"), is(new BackendLimits(32, 8)));
+        assertThat(config.proxy().health(), is(new HealthSettings(Duration.ofMillis(500), Optional.of("/healthz"),
                 Duration.ofSeconds(1), Duration.ofSeconds(1))));
         assertThat(config.origins().of("health.path"), is(ValueSource.ENVIRONMENT));
     }
 
     @Test
     void withoutAHealthPathThereAreNoActiveChecks() {
-        assertThat(files.loadDefault(Map.of()).health(), is(HealthSettings.DEFAULTS));
-        assertThat(files.load("health: { path: \"\" }").health().path(), is(Optional.empty()));
+        assertThat(files.loadDefault(Map.of()).proxy().health(), is(HealthSettings.DEFAULTS));
+        assertThat(files.load("health: { path: \"\" }").proxy().health().path(), is(Optional.empty()));
     }
 
     @Test

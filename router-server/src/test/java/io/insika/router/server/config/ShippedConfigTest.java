@@ -101,7 +101,7 @@ class ShippedConfigTest {
         RouterConfig config = loader.load(Optional.of(SHIPPED), Map.of("INSIKA_ROUTER_PORT", "8080",
                 "INSIKA_ROUTER_BACKENDS", "http://127.0.0.1:9292,http://127.0.0.1:9293,http://127.0.0.1:9294"));
 
-        assertThat(config.port(), is(8080));
+        assertThat(config.server().port(), is(8080));
         assertThat(((StaticBackends) config.backends()).backends().size(), is(3));
     }
 
@@ -131,11 +131,11 @@ class ShippedConfigTest {
 
     /** Everything but where values came from, which differs by design. */
     private static Comparable withoutOrigins(RouterConfig config) {
-        return new Comparable(config.host(), config.port(), config.adminPort(), config.shutdownGrace(),
-                config.stopDelay(), config.maxConnections(), config.strategy(), config.strategyOptions(), config.backends(),
-                config.capacity(), config.health(), config.bodyMaxBytes(), config.backendTimeout(), config.clientBodyTimeout(), config.clientSendTimeout(),
-                config.trustedProxies().entries(), config.maxRequests(), config.peekBudget(), config.accessLog(),
-                config.routes(), config.strategyChangeOnReload());
+        return new Comparable(config.server().host(), config.server().port(), config.server().adminPort(), config.server().shutdownGrace(),
+                config.server().stopDelay(), config.server().maxConnections(), config.strategy().name(), config.strategy().options(), config.backends(),
+                config.proxy().capacity(), config.proxy().health(), config.proxy().bodyMaxBytes(), config.proxy().backendTimeout(), config.proxy().clientBodyTimeout(), config.proxy().clientSendTimeout(),
+                config.proxy().trustedProxies().entries(), config.proxy().maxRequests(), config.proxy().peekBudget(), config.proxy().accessLog().isPresent(),
+                config.routes(), config.strategy().allowChangeOnReload());
     }
 
     private record Comparable(String host, int port, int adminPort, java.time.Duration grace,

@@ -58,9 +58,9 @@ class ValueValidationTest {
                 contains("proxy.trusted-proxies: [ingress.local] " + expected));
         assertThat(files.problems("", Map.of("INSIKA_ROUTER_TRUSTED_PROXIES", "10.0.0.0/8, nonsense")),
                 contains("INSIKA_ROUTER_TRUSTED_PROXIES: [10.0.0.0/8, nonsense] " + expected));
-        assertThat(files.load("proxy: { trusted-proxies: \"10.0.0.0/8, fd00::/8, 192.0.2.1\" }").trustedProxies()
+        assertThat(files.load("proxy: { trusted-proxies: \"10.0.0.0/8, fd00::/8, 192.0.2.1\" }").proxy().trustedProxies()
                 .entries(), contains("10.0.0.0/8", "fd00::/8", "192.0.2.1"));
-        assertThat(files.load("").trustedProxies().isEmpty(), is(true));
+        assertThat(files.load("").proxy().trustedProxies().isEmpty(), is(true));
     }
 
     @Test
@@ -72,10 +72,10 @@ class ValueValidationTest {
         assertThat(files.problems("server: { max-connections: lots }"),
                 contains("server.max-connections: [lots] (expected: a whole number from 1 to 1000000)"));
         RouterConfig config = files.load("server: { max-connections: 100 }\nproxy: { max-requests: 50, peek-budget: 0 }");
-        assertThat(config.maxConnections(), is(100));
-        assertThat(config.maxRequests(), is(50));
-        assertThat(config.peekBudget(), is(0));
-        assertThat(files.load("", Map.of("INSIKA_ROUTER_MAX_REQUESTS", "7")).maxRequests(), is(7));
+        assertThat(config.server().maxConnections(), is(100));
+        assertThat(config.proxy().maxRequests(), is(50));
+        assertThat(config.proxy().peekBudget(), is(0));
+        assertThat(files.load("", Map.of("INSIKA_ROUTER_MAX_REQUESTS", "7")).proxy().maxRequests(), is(7));
     }
 
     @Test
