@@ -43,8 +43,22 @@ class CheckTest {
             RouterProcess.Result grown = RouterProcess.run(dist, Map.of(), "check",
                     "--config", dist.configFor(java.util.List.of(a, b, c), "").toString(), "--against", admin);
 
+            RouterProcess.Result slower = RouterProcess.run(dist, Map.of(), "check", "--config", dist.configFor(
+                    java.util.List.of(a, b), "proxy: { backend-timeout: 3s }").toString(), "--against", admin);
+            RouterProcess.Result fewer = RouterProcess.run(dist, Map.of(), "check", "--config", dist.configFor(
+                    java.util.List.of(a, b), "proxy: { backend-timeout: 3s, max-requests: 7 }").toString(),
+                    "--against", admin);
+
             assertEquals(0, same.exitCode(), same.stderr());
             assertTrue(same.stdout().contains("same placement: every key stays with its owner"), same.stdout());
+            assertTrue(same.stdout().contains("same configuration as the running router: a reload would change"
+                    + " nothing"), same.stdout());
+            assertTrue(grown.stdout().contains("differs from the running router: backends.static\n"
+                    + "a reload (SIGHUP) would apply it"), grown.stdout());
+            assertTrue(slower.stdout().contains("differs from the running router: proxy.backend-timeout (10s -> 3s)\n"
+                    + "a reload (SIGHUP) would apply it"), slower.stdout());
+            assertTrue(fewer.stdout().contains("a reload would be refused: only a restart changes"
+                    + " proxy.max-requests (1024 -> 7)"), fewer.stdout());
             assertEquals(0, grown.exitCode(), grown.stderr());
             java.util.regex.Matcher moved = java.util.regex.Pattern
                     .compile("placement differs: (\\d+) of 10000 sample keys").matcher(grown.stdout());

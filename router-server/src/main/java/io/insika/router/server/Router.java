@@ -1,25 +1,21 @@
 package io.insika.router.server;
 
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
 import java.lang.System.Logger.Level;
-import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 import io.insika.router.api.PluginOptions;
 import io.insika.router.server.config.ConfigChanges;
-import io.insika.router.server.config.Settings;
 import io.insika.router.server.config.DnsBackends;
 import io.insika.router.server.config.DurationText;
 import io.insika.router.server.config.RouterConfig;
+import io.insika.router.server.config.Settings;
 import io.insika.router.server.config.StaticBackends;
 import io.insika.router.server.discovery.BackendDiscovery;
 import io.insika.router.server.discovery.DnsBackendDiscovery;
 import io.insika.router.server.discovery.StaticBackendDiscovery;
 import io.insika.router.server.metrics.RouterMetrics;
 import io.insika.router.server.plugin.PluginRegistry;
-import io.insika.router.server.proxy.AccessLogTarget;
-import io.insika.router.server.proxy.ProxySettings;
 import io.insika.router.server.routing.BackendPool;
 import io.insika.router.server.routing.RouteSpec;
 import io.insika.router.server.routing.RouteTable;
@@ -36,10 +32,11 @@ public final class Router implements AutoCloseable {
     private final BackendDiscovery discovery;
     private final BackendPool pool;
     private final PluginRegistry registry;
-    private volatile RouterConfig config;
+    // the configuration it runs with: the one it started with, or the last reload applied
+    private final AtomicReference<RouterConfig> config;
 
     private Router(RouterServer server, BackendDiscovery discovery, BackendPool pool, PluginRegistry registry,
-                   RouterConfig config) {
+                   AtomicReference<RouterConfig> config) {
         this.server = server;
         this.discovery = discovery;
         this.pool = pool;
@@ -56,12 +53,13 @@ public final class Router implements AutoCloseable {
      */
     public static Router start(RouterConfig config, PluginRegistry registry) {
         BackendPool pool = newPool(config, registry);
+        AtomicReference<RouterConfig> running = new AtomicReference<>(config);
         RouteTable routes = RouteTable.build(config.routes(), registry);
         logPlan(config, registry);
         BackendDiscovery discovery = BackendDiscovery.start(config.backends(), pool);
         try {
             RouterServer server = RouterServer.start(
-                    config.server(), routes, pool, config.proxy());
+                    config.server(), routes, pool, config.proxy(), running::get);
             if (discovery instanceof DnsBackendDiscovery dns) {
                 server.metrics().counter("dns_resolutions", "DNS resolutions of the backend name, answered or not",
                         dns::resolutions);
@@ -70,7 +68,7 @@ public final class Router implements AutoCloseable {
             }
             LOG.log(Level.INFO, "listening on http://{0}:{1,number,#} (proxy) and http://{0}:{2,number,#}/observe/health"
                     + " and /observe/metrics (admin)", config.server().host(), server.port(), server.adminPort());
-            return new Router(server, discovery, pool, registry, config);
+            return new Router(server, discovery, pool, registry, running);
         } catch (RuntimeException e) {
             discovery.close();
             throw e;
@@ -79,7 +77,7 @@ public final class Router implements AutoCloseable {
 
     /** The configuration it runs with: the one it started with, or the last reload applied. */
     public RouterConfig config() {
-        return config;
+        return config.get();
     }
 
     /**
@@ -106,7 +104,7 @@ public final class Router implements AutoCloseable {
         if (next.backends() instanceof StaticBackends list) {
             StaticBackendDiscovery.replace(list, pool);
         }
-        config = next;
+        config.set(next);
     }
 
     /**

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import io.helidon.http.HeaderValues;
 import io.helidon.webserver.CloseConnectionException;
@@ -19,6 +20,7 @@ import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.health.HealthObserver;
 import io.insika.router.server.backends.BackendStates;
+import io.insika.router.server.config.RouterConfig;
 import io.insika.router.server.backends.HealthChecker;
 import io.insika.router.server.discovery.PoolReadiness;
 import io.insika.router.server.metrics.MetricsEndpoint;
@@ -84,6 +86,23 @@ public final class RouterServer implements AutoCloseable {
      * @return the running server
      */
     public static RouterServer start(ServerSettings server, RouteTable routes, BackendPool pool, ProxySettings settings) {
+        return start(server, routes, pool, settings, null);
+    }
+
+    /**
+     * Starts listening on the proxy port and the admin port, the admin port also answering
+     * {@code /observe/config}.
+     *
+     * @param server   addresses and shutdown grace
+     * @param routes   the keyed routes
+     * @param pool     the backends, updated by discovery while the server runs
+     * @param settings proxy settings
+     * @param config   the configuration the router runs with now, for {@code /observe/config};
+     *                 {@code null} leaves that endpoint out
+     * @return the running server
+     */
+    public static RouterServer start(ServerSettings server, RouteTable routes, BackendPool pool, ProxySettings settings,
+                                     Supplier<RouterConfig> config) {
         Objects.requireNonNull(pool, "pool");
         RouterMetrics metrics = new RouterMetrics(routes.routes(), pool::snapshot, Version.current());
         BackendStates states = new BackendStates(settings.capacity(), settings.health());
@@ -100,10 +119,15 @@ public final class RouterServer implements AutoCloseable {
                 .shutdownGracePeriod(ServerSettings.HELIDON_GRACE)
                 // only the observe feature we add
                 .featuresDiscoverServices(false)
-                .routing(routing -> routing.get(MetricsEndpoint.PATH, new MetricsEndpoint(metrics))
-                        .get(OwnerEndpoint.PATH, new OwnerEndpoint(pool))
-                        .get(BackendsEndpoint.PATH, new BackendsEndpoint(pool, states))
-                        .get(StatusPage.PATH, new StatusPage()))
+                .routing(routing -> {
+                    routing.get(MetricsEndpoint.PATH, new MetricsEndpoint(metrics))
+                            .get(OwnerEndpoint.PATH, new OwnerEndpoint(pool))
+                            .get(BackendsEndpoint.PATH, new BackendsEndpoint(pool, states))
+                            .get(StatusPage.PATH, new StatusPage());
+                    if (config != null) {
+                        routing.get(ConfigEndpoint.PATH, new ConfigEndpoint(config));
+                    }
+                })
                 .addFeature(ObserveFeature.builder()
                         .observersDiscoverServices(false)
                         .addObserver(HealthObserver.builder().details(true).addCheck(new PoolReadiness(pool))

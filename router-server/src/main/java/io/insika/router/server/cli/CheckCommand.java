@@ -3,14 +3,20 @@ package io.insika.router.server.cli;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import io.helidon.json.JsonObject;
+import io.helidon.json.JsonParser;
 import io.insika.router.api.Backend;
 import io.insika.router.api.Picker;
 import io.insika.router.server.Router;
+import io.insika.router.server.config.ConfigKey;
 import io.insika.router.server.config.RouterConfig;
 import io.insika.router.server.config.RouterConfigLoader;
+import io.insika.router.server.config.Setting;
 import io.insika.router.server.config.Settings;
 import io.insika.router.server.config.ValueSource;
 import io.insika.router.server.discovery.BackendDiscovery;
@@ -46,8 +52,59 @@ final class CheckCommand {
         }
         plugins.plugins().forEach(plugin -> out.println("plugin " + plugin));
         out.println("the configuration is valid");
-        against.ifPresent(admin -> compare(plugins, config, RunningPlacement.fetch(admin), admin));
+        against.ifPresent(admin -> {
+            compare(plugins, config, RunningPlacement.fetch(admin), admin);
+            compareKeys(config, admin);
+        });
         return CommandLine.OK;
+    }
+
+    // Compares every key with the running router's /observe/config, and says what a reload
+    // (SIGHUP) of this file there would do, as ConfigReload decides it.
+    private void compareKeys(RouterConfig config, URI admin) {
+        URI endpoint = admin.resolve("/observe/config");
+        Optional<String> body = AdminJson.get(endpoint);
+        if (body.isEmpty()) {
+            out.println("the running router does not report its configuration (" + endpoint + " answered 404)");
+            return;
+        }
+        JsonObject running;
+        try {
+            running = JsonParser.create(body.get()).readJsonObject().objectValue("keys").orElseThrow();
+        } catch (RuntimeException e) {
+            throw new StartupException(endpoint + " did not answer as a router of this version does (" + e + ")");
+        }
+        List<String> differ = new ArrayList<>();
+        List<String> restart = new ArrayList<>();
+        boolean strategy = false;
+        for (ConfigKey key : Settings.all()) {
+            String now = running.stringValue(key.key(), "");
+            String file = key.canonical(config);
+            if (now.equals(file)) {
+                continue;
+            }
+            String change = key instanceof Setting<?> && now.length() + file.length() <= 80
+                    ? key.key() + " (" + now + " -> " + file + ")" : key.key();
+            differ.add(change);
+            switch (key.reload()) {
+                case RESTART -> restart.add(change);
+                case OPT_IN -> strategy = true;
+                case LIVE -> { }
+            }
+        }
+        if (differ.isEmpty()) {
+            out.println("same configuration as the running router: a reload would change nothing");
+            return;
+        }
+        out.println("differs from the running router: " + String.join(", ", differ));
+        if (!restart.isEmpty()) {
+            out.println("a reload would be refused: only a restart changes " + String.join(", ", restart));
+        } else if (strategy && !config.strategy().allowChangeOnReload()) {
+            out.println("a reload would be refused: the strategy changes, which moves most sessions; set"
+                    + " strategy.allow-change-on-reload: true to apply it on reload, or restart");
+        } else {
+            out.println("a reload (SIGHUP) would apply it");
+        }
     }
 
     // Places the same sample keys with the running router's strategy over its backends, and with

@@ -1,11 +1,6 @@
 package io.insika.router.server.cli;
 
-import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,27 +23,11 @@ import io.insika.router.api.PluginOptions;
  */
 record RunningPlacement(String strategy, PluginOptions options, List<Backend> backends, String fingerprint) {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(5);
-
     /** Reads it from a router's admin URL; fails with a sentence an operator can act on. */
     static RunningPlacement fetch(URI admin) {
         URI endpoint = admin.resolve("/observe/backends");
-        String body;
-        try (HttpClient client = HttpClient.newBuilder().connectTimeout(TIMEOUT).build()) {
-            HttpResponse<String> response = client.send(HttpRequest.newBuilder(endpoint).timeout(TIMEOUT).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != 200) {
-                throw new StartupException(endpoint + " answered " + response.statusCode()
-                        + ": is this a router's admin port?");
-            }
-            body = response.body();
-        } catch (IOException e) {
-            throw new StartupException("cannot read " + endpoint + ": "
-                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new StartupException("interrupted while reading " + endpoint);
-        }
+        String body = AdminJson.get(endpoint).orElseThrow(() -> new StartupException(endpoint
+                + " answered 404: is this a router's admin port?"));
         try {
             JsonObject json = JsonParser.create(body).readJsonObject();
             Map<String, String> options = new TreeMap<>();

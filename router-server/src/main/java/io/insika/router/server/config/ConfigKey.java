@@ -32,6 +32,18 @@ public sealed interface ConfigKey permits Setting, StructuredKey {
     String text(RouterConfig config);
 
     /**
+     * The effective value whole, as text that is equal exactly when the values are: what a
+     * running router reports on {@code /observe/config}, so {@code check --against} can compare
+     * a file with it key by key. For a scalar, what {@code check} prints.
+     *
+     * @param config a loaded configuration
+     * @return the text; empty for a key that does not apply
+     */
+    default String canonical(RouterConfig config) {
+        return text(config);
+    }
+
+    /**
      * Whether two configurations disagree on this key.
      *
      * @param running the configuration in use

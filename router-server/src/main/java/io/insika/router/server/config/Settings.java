@@ -1,14 +1,17 @@
 package io.insika.router.server.config;
 
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.ToIntFunction;
 import java.util.stream.Collectors;
 
+import io.insika.router.api.Backend;
 import io.insika.router.server.ServerSettings;
 import io.insika.router.server.backends.BackendLimits;
 import io.insika.router.server.backends.HealthSettings;
@@ -57,7 +60,7 @@ public final class Settings {
             c -> c.strategy().name());
     public static final StructuredKey STRATEGY_OPTIONS = new StructuredKey("strategy.options", Optional.empty(),
             "none", OPT_IN, "Options handed to the strategy as written; dropped when the variable names another strategy.",
-            Settings::strategyOptions, Settings::strategyOptions);
+            Settings::strategyOptions, Settings::strategyOptions, Settings::strategyOptionsWhole);
     public static final Setting<Boolean> STRATEGY_CHANGE_ON_RELOAD = Setting.of("strategy.allow-change-on-reload",
             NO_VARIABLE, ValueType.bool(), false, LIVE,
             "Let a reload change the strategy or its options, which moves most sessions.",
@@ -75,7 +78,8 @@ public final class Settings {
             Optional.of("INSIKA_ROUTER_BACKENDS"), "none", LIVE,
             "Static mode: backend URLs `http(s)://host:port` (the variable: comma-separated), or entries with"
                     + " a weight, id, public address and slots of their own.",
-            Settings::staticBackends, config -> config.backends() instanceof StaticBackends list ? list : "");
+            Settings::staticBackends, config -> config.backends() instanceof StaticBackends list ? list : "",
+            Settings::staticBackendsWhole);
 
     public static final Setting<String> DNS_NAME = dns("backends.dns.name", "INSIKA_ROUTER_BACKENDS_DNS",
             ValueType.dnsName(), "", "DNS mode: the fully qualified name to re-resolve, such as a headless Service's.",
@@ -151,7 +155,7 @@ public final class Settings {
 
     public static final StructuredKey ROUTES = new StructuredKey("routes", Optional.empty(), "the seed's table", LIVE,
             "Which requests carry a session key, and where; see below.",
-            config -> config.routes().size() + " route(s)", RouterConfig::routes);
+            config -> config.routes().size() + " route(s)", RouterConfig::routes, Settings::routesWhole);
 
     /** In the order the loader reads them, which is the order {@code check} prints them. */
     private static final List<ConfigKey> ALL = List.of(HOST, PORT, ADMIN_PORT, SHUTDOWN_GRACE, STOP_DELAY,
@@ -196,6 +200,35 @@ public final class Settings {
         return config.strategy().options().names().stream()
                 .map(name -> name + "=" + config.strategy().options().get(name).orElse(""))
                 .collect(Collectors.joining(", ", "{", "}"));
+    }
+
+    private static String strategyOptionsWhole(RouterConfig config) {
+        return new TreeSet<>(config.strategy().options().names()).stream()
+                .map(name -> name + "=" + config.strategy().options().get(name).orElse(""))
+                .collect(Collectors.joining(", ", "{", "}"));
+    }
+
+    // in id order, every field the pool and the redirects use
+    private static String staticBackendsWhole(RouterConfig config) {
+        if (!(config.backends() instanceof StaticBackends list)) {
+            return "";
+        }
+        return list.backends().stream().sorted(Comparator.comparing(Backend::id))
+                .map(backend -> backend.id() + " " + backend.uri() + " weight " + backend.weight()
+                        + backend.publicAddress().map(address -> " public " + address).orElse(""))
+                .collect(Collectors.joining(", "));
+    }
+
+    // in table order (the first match wins), sets sorted
+    private static String routesWhole(RouterConfig config) {
+        return config.routes().stream().map(route -> new TreeSet<>(route.methods()) + " " + route.path() + " "
+                        + route.keys().stream().map(key -> key.type() + new TreeSet<>(key.options().names()).stream()
+                                .map(name -> name + "=" + key.options().get(name).orElse(""))
+                                .collect(Collectors.joining(",", "(", ")")))
+                        .collect(Collectors.joining(" or ", "[", "]"))
+                        + " " + route.onMiss().mode() + " " + new TreeSet<>(route.onMiss().origins())
+                        + " " + route.onMiss().maxRedirects())
+                .collect(Collectors.joining("; "));
     }
 
     private static String staticBackends(RouterConfig config) {

@@ -15,10 +15,18 @@ import java.util.function.Function;
  * @param doc         one line for the docs' reference table
  * @param printed     the effective value as {@code check} prints it: a summary, for routes
  * @param value       the effective value whole, for comparing two configurations
+ * @param whole       the effective value whole as text, the same in every process (no set's
+ *                    iteration order, no identity): {@link #canonical}
  */
 public record StructuredKey(String key, Optional<String> variable, String defaultText, Reload reload, String doc,
-                            Function<RouterConfig, String> printed, Function<RouterConfig, Object> value)
+                            Function<RouterConfig, String> printed, Function<RouterConfig, Object> value,
+                            Function<RouterConfig, String> whole)
         implements ConfigKey {
+
+    @Override
+    public String canonical(RouterConfig config) {
+        return whole.apply(config);
+    }
 
     @Override
     public String text(RouterConfig config) {

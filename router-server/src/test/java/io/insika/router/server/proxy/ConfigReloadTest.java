@@ -272,6 +272,12 @@ class ConfigReloadTest {
         write("backends: { max-requests: 1, static: [ \"%s\" ] }\n".formatted(a.backend().uri()) + CHAT_BY_HEADER
                 + "proxy: { backend-timeout: 500ms }\n");
         assertThat(reload.reload(), is(ConfigReload.Result.APPLIED));
+        JsonObject reported = admin("/observe/config");
+        assertThat("the admin port reports the configuration now running",
+                reported.objectValue("keys").orElseThrow().stringValue("proxy.backend-timeout").orElseThrow(),
+                is("500ms"));
+        assertThat(reported.stringValue("sha256").orElseThrow(), is(io.insika.router.server.config.ConfigDigest.of(
+                Files.readAllBytes(yaml))));
 
         HttpResponse<String> full = get("/chat/x", "X-Session", "two");
         assertThat("the held request keeps alpha's one slot", full.statusCode(), is(503));
@@ -335,9 +341,14 @@ class ConfigReloadTest {
     }
 
     private JsonObject observeBackends() throws Exception {
+        return admin("/observe/backends");
+    }
+
+    private JsonObject admin(String path) throws Exception {
         HttpResponse<String> answer = RouterFixture.CLIENT.send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + router.adminPort() + "/observe/backends")).build(),
+                URI.create("http://127.0.0.1:" + router.adminPort() + path)).build(),
                 HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode(), is(200));
         return JsonParser.create(answer.body()).readJsonObject();
     }
 
