@@ -59,6 +59,10 @@ class BackendSlotsTest {
                 is(200));
         owner.holdRelease.release();
         assertThat(held.get().statusCode(), is(200));
+        // the slot is given back when the handler ends, just after the answer's last byte went out
+        Eventually.await(Duration.ofSeconds(5), () -> Scrape.of(router.adminPort())
+                        .sum("insika_router_backend_in_flight", "kind", "requests") == 0,
+                () -> Scrape.of(router.adminPort()).matching("insika_router_backend_in_flight").toString());
         assertThat(CLIENT.send(keyed(router, "alice", false), HttpResponse.BodyHandlers.ofString()).body(),
                 containsString(owner.name));
         assertThat(Scrape.of(router.adminPort()).sum("insika_router_backend_refusals_total",
