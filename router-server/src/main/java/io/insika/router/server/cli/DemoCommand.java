@@ -78,7 +78,7 @@ final class DemoCommand {
         return new RouterConfig(c.host(), c.port(), 0, c.shutdownGrace(), c.stopDelay(), c.maxConnections(), c.strategy(),
                 c.strategyOptions(), c.backends(), c.capacity(), c.health(), c.bodyMaxBytes(), c.backendTimeout(), c.clientBodyTimeout(),
                 c.clientSendTimeout(), c.trustedProxies(), c.maxRequests(), c.peekBudget(), c.accessLog(), c.logFormat(), c.routes(),
-                c.origins(), c.strategyChangeOnReload());
+                c.origins(), c.strategyChangeOnReload(), c.sessions());
     }
 
     private static int port(Map<String, String> environment) {

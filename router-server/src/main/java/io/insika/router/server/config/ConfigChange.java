@@ -33,6 +33,8 @@ public record ConfigChange(List<String> applied, List<String> restartOnly, Strin
             new Key("proxy.max-requests", false, RouterConfig::maxRequests),
             new Key("proxy.peek-budget", false, RouterConfig::peekBudget),
             new Key("health", false, RouterConfig::health),
+            // the seal by its secrets' fingerprints: a file rewritten in place counts too
+            new Key("sessions.secret-file / previous-secret-file", false, c -> c.sessions().description()),
             new Key("backends.dns", false, c -> c.backends() instanceof DnsBackends dns ? dns : "none"),
             new Key("backends.static", true, c -> c.backends() instanceof StaticBackends list ? list : "none"),
             new Key("backends.max-requests / max-tunnels", true, RouterConfig::capacity),

@@ -60,6 +60,8 @@ public final class EnvironmentOverrides {
     public static final String HOST = "INSIKA_ROUTER_HOST";
     /** {@code server.port}. */
     public static final String PORT = "INSIKA_ROUTER_PORT";
+    /** {@code sessions.secret-file}: the secret that seals the session ids backends mint. */
+    public static final String SESSION_SECRET_FILE = "INSIKA_ROUTER_SESSION_SECRET_FILE";
     /** {@code strategy.name}. */
     public static final String STRATEGY = "INSIKA_ROUTER_STRATEGY";
 

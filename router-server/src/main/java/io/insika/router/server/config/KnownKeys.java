@@ -44,8 +44,11 @@ final class KnownKeys {
                     "access-log", OPEN)),
             "logging", new Fields(Map.of("format", OPEN)),
             "health", new Fields(Map.of("down-time", OPEN, "path", OPEN, "interval", OPEN, "timeout", OPEN)),
+            "sessions", new Fields(Map.of("secret-file", OPEN, "previous-secret-file", OPEN)),
             "routes", new Items(new Fields(Map.of("methods", OPEN, "path", OPEN, "keys", new Items(OPEN),
-                    "on-miss", OPEN, "redirect-origins", OPEN, "max-redirects", OPEN)))));
+                    "on-miss", OPEN, "redirect-origins", OPEN, "max-redirects", OPEN,
+                    "learn", new Fields(Map.of("header", OPEN, "cookie", OPEN, "unknown-owner-status", OPEN,
+                            "bad-seal", OPEN)))))));
 
     private KnownKeys() {
     }

@@ -10,6 +10,7 @@ import io.insika.router.server.backends.HealthSettings;
 import io.insika.router.server.logging.LogFormat;
 import io.insika.router.server.proxy.TrustedProxies;
 import io.insika.router.server.routing.RouteSpec;
+import io.insika.router.server.session.SessionSeal;
 
 /**
  * The router's whole configuration: typed, immutable, and already validated by
@@ -76,6 +77,9 @@ import io.insika.router.server.routing.RouteSpec;
  * @param strategyChangeOnReload whether a reload may change the strategy or its options, which
  *                        moves most sessions; default false, so such a reload is refused
  *                        ({@code strategy.allow-change-on-reload})
+ * @param sessions        seals the session ids backends mint on routes that {@code learn} their
+ *                        key; {@link SessionSeal#NONE} unless {@code sessions.secret-file}
+ *                        ({@code INSIKA_ROUTER_SESSION_SECRET_FILE}) is set
  */
 public record RouterConfig(String host, int port, int adminPort, Duration shutdownGrace, Duration stopDelay,
                            int maxConnections, String strategy,
@@ -85,7 +89,7 @@ public record RouterConfig(String host, int port, int adminPort, Duration shutdo
                            Duration clientSendTimeout, TrustedProxies trustedProxies, int maxRequests,
                            int peekBudget, boolean accessLog, LogFormat logFormat,
                            List<RouteSpec> routes,
-                           ConfigOrigins origins, boolean strategyChangeOnReload) {
+                           ConfigOrigins origins, boolean strategyChangeOnReload, SessionSeal sessions) {
 
     public static final String DEFAULT_HOST = "0.0.0.0";
     public static final int DEFAULT_PORT = 9090;
@@ -113,5 +117,6 @@ public record RouterConfig(String host, int port, int adminPort, Duration shutdo
         Objects.requireNonNull(trustedProxies, "trustedProxies");
         routes = List.copyOf(routes);
         Objects.requireNonNull(origins, "origins");
+        Objects.requireNonNull(sessions, "sessions");
     }
 }

@@ -22,6 +22,7 @@ import io.insika.router.server.plugin.PluginRegistry;
 import io.insika.router.server.proxy.ProxySettings;
 import io.insika.router.server.proxy.TrustedProxies;
 import io.insika.router.server.routing.RouteSpec;
+import io.insika.router.server.session.SessionSeal;
 
 import static io.insika.router.server.config.EnvironmentOverrides.ACCESS_LOG;
 import static io.insika.router.server.config.EnvironmentOverrides.BACKEND_TIMEOUT;
@@ -113,6 +114,7 @@ public final class RouterConfigLoader {
         boolean accessLog = reader.read("proxy.access-log", ACCESS_LOG, false, ValueType.bool());
         LogFormat logFormat = reader.read("logging.format", LOG_FORMAT, LogFormat.TEXT, ValueType.logFormat());
         List<RouteSpec> routes = new RoutesReader(reader).read();
+        SessionSeal sessions = SessionsReader.read(reader, routes);
 
         if (reader.problems().isEmpty()) {
             PluginCheck plugins = new PluginCheck(registry, reader);
@@ -127,7 +129,7 @@ public final class RouterConfigLoader {
         return new RouterConfig(host, port, adminPort, grace, stopDelay, maxConnections, strategy, strategyOptions,
                 backends, capacity, health, bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout,
                 trustedProxies, maxRequests, peekBudget, accessLog, logFormat, routes,
-                new ConfigOrigins(file.map(Path::toString), reader.origins()), strategyChangeOnReload);
+                new ConfigOrigins(file.map(Path::toString), reader.origins()), strategyChangeOnReload, sessions);
     }
 
     /** {@code health}: the passive down time, and active checks when a path is given. */

@@ -286,7 +286,7 @@ class RouterConfigLoaderTest {
                         "health.down-time", "health.path", "health.interval", "health.timeout", "proxy.body-max-bytes", "proxy.backend-timeout",
                         "proxy.client-body-timeout", "proxy.client-send-timeout", "proxy.trusted-proxies", "proxy.max-requests",
                         "proxy.peek-budget", "proxy.access-log", "logging.format",
-                        "routes"));
+                        "routes", "sessions.secret-file", "sessions.previous-secret-file"));
     }
 
     @Test

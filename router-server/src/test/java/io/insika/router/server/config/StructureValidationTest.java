@@ -34,14 +34,14 @@ class StructureValidationTest {
     @Test
     void aMisspeltKeyAnywhereIsRejectedWithTheKeysThatWouldBeValid() {
         assertThat(files.problems("strategey: { name: ketama }"), contains(
-                "strategey: unknown key (expected one of: backends, health, logging, proxy, routes, server, strategy)"));
+                "strategey: unknown key (expected one of: backends, health, logging, proxy, routes, server, sessions, strategy)"));
         assertThat(files.problems("server: { prot: 1 }\nbackends: { dns: { name: a.test, port: 1, intreval: 2 } }"),
                 contains("backends.dns.intreval: unknown key (expected one of: id, interval, name, port, public-address, resolver,"
                                 + " timeout)",
                         "server.prot: unknown key (expected one of: admin-port, host, max-connections, port, shutdown-grace,"
                                 + " stop-delay)"));
         assertThat(files.problems("routes: [ { path: /a, keys: [ { type: json-field, field: f } ], method: [POST] } ]"),
-                contains("routes[0].method: unknown key (expected one of: keys, max-redirects, methods, on-miss, path,"
+                contains("routes[0].method: unknown key (expected one of: keys, learn, max-redirects, methods, on-miss, path,"
                         + " redirect-origins)"));
     }
 

@@ -254,7 +254,7 @@ class ValueValidationTest {
     void everyProblemIsReportedInOneRun() {
         assertThat(files.problems("server: { port: x, host: \"a b\" }\nproxy: { body-max-bytes: 0 }\nstrategey: ketama"),
                 hasItems(
-                        "strategey: unknown key (expected one of: backends, health, logging, proxy, routes, server, strategy)",
+                        "strategey: unknown key (expected one of: backends, health, logging, proxy, routes, server, sessions, strategy)",
                         "server.host: [a b] (expected: a host name or IP address, such as 0.0.0.0)",
                         "server.port: [x] " + PORT_RANGE,
                         "proxy.body-max-bytes: [0] (expected: a whole number of bytes from 1 to 2147483647)"));
