@@ -40,6 +40,10 @@ final class ConfigValues {
             case "proxy.access-log" -> String.valueOf(config.accessLog());
             case "logging.format" -> config.logFormat().label();
             case "routes" -> config.routes().size() + " route(s)";
+            // the secrets by fingerprint only: a check's output may be pasted anywhere
+            case "sessions.secret-file" -> config.sessions().fingerprint().map(f -> "secret " + f).orElse("(none)");
+            case "sessions.previous-secret-file" -> config.sessions().previousFingerprint().map(f -> "secret " + f)
+                    .orElse("(none)");
             case "backends.max-requests" -> slots(config, BackendLimits::maxRequests);
             case "backends.max-tunnels" -> slots(config, BackendLimits::maxTunnels);
             case "health.down-time" -> DurationText.format(config.health().downTime());

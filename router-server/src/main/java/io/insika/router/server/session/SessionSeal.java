@@ -173,6 +173,16 @@ public final class SessionSeal {
         return Optional.of(new Opened(ownerId.get(), original));
     }
 
+    /** The current secret's fingerprint ({@code #1a2b3c}), or empty without one. */
+    public Optional<String> fingerprint() {
+        return current == null ? Optional.empty() : Optional.of(fingerprint(current));
+    }
+
+    /** The previous secret's fingerprint, or empty without one. */
+    public Optional<String> previousFingerprint() {
+        return previous == null ? Optional.empty() : Optional.of(fingerprint(previous));
+    }
+
     /** What a log or a reload report may say of the secrets: a short one-way fingerprint of each. */
     public String description() {
         return description;
