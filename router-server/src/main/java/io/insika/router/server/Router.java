@@ -175,6 +175,9 @@ public final class Router implements AutoCloseable {
     /** {@code POST /v1/responses by json-field(field=user)}: how a route reads in a log or report. */
     public static String describe(RouteSpec route) {
         String methods = route.methods().isEmpty() ? "*" : String.join(",", new java.util.TreeSet<>(route.methods()));
+        if (route.learn().isPresent()) {
+            return methods + " " + route.path() + " by " + route.learn().get();
+        }
         String keys = route.keys().isEmpty() ? "no key" : route.keys().stream()
                 .map(key -> key.type() + key.options().names().stream()
                         .map(name -> name + "=" + key.options().get(name).orElse(""))

@@ -38,7 +38,9 @@ final class KnownKeys {
             Settings.BACKENDS_STATIC.key(), new Items(new Fields(Map.of("url", OPEN, "weight", OPEN, "id", OPEN,
                     "public-address", OPEN, "max-requests", OPEN, "max-tunnels", OPEN))),
             Settings.ROUTES.key(), new Items(new Fields(Map.of("methods", OPEN, "path", OPEN, "keys", new Items(OPEN),
-                    "on-miss", OPEN, "redirect-origins", OPEN, "max-redirects", OPEN))));
+                    "on-miss", OPEN, "redirect-origins", OPEN, "max-redirects", OPEN,
+                    "learn", new Fields(Map.of("header", OPEN, "cookie", OPEN, "unknown-owner-status", OPEN,
+                            "bad-seal", OPEN))))));
 
     private static final Shape SCHEMA = tree(leaves());
 

@@ -21,8 +21,9 @@ import io.insika.router.server.routing.StrategySettings;
  * @param server              the listeners: {@code server.*}
  * @param strategy            the placement strategy: {@code strategy.*}
  * @param backends            where backends come from: {@code backends.static} or {@code backends.dns}
- * @param proxy               the proxy: {@code proxy.*}, the backends' slots ({@code backends.max-*})
- *                            and {@code health.*}; its access log, when on, goes to standard output
+ * @param proxy               the proxy: {@code proxy.*}, the backends' slots ({@code backends.max-*}),
+ *                            {@code health.*} and the seal of learned session ids ({@code sessions.*});
+ *                            its access log, when on, goes to standard output
  * @param routes              the keyed routes, first match wins; the seed's table when the YAML
  *                            has no {@code routes}
  * @param logFormat           {@code text} or {@code json} lines for the router's log and the access log

@@ -28,6 +28,7 @@ import io.insika.router.server.proxy.ProxySettings;
 import io.insika.router.server.proxy.TrustedProxies;
 import io.insika.router.server.routing.RouteSpec;
 import io.insika.router.server.routing.StrategySettings;
+import io.insika.router.server.session.SessionSeal;
 
 /**
  * Builds the one {@link RouterConfig} at start-up: the YAML file ({@code --config}, else
@@ -93,6 +94,7 @@ public final class RouterConfigLoader {
         LogFormat logFormat = reader.read(Settings.LOG_FORMAT);
         Duration reloadWatch = reader.read(Settings.RELOAD_WATCH_INTERVAL);
         List<RouteSpec> routes = new RoutesReader(reader).read();
+        SessionSeal sessions = SessionsReader.read(reader, routes);
 
         if (reader.problems().isEmpty()) {
             PluginCheck plugins = new PluginCheck(registry, reader);
@@ -111,7 +113,7 @@ public final class RouterConfigLoader {
                 new StrategySettings(strategy, strategyOptions, strategyChangeOnReload),
                 backends,
                 new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLogTarget,
-                        trustedProxies, maxRequests, peekBudget, capacity, health),
+                        trustedProxies, maxRequests, peekBudget, capacity, health, sessions),
                 routes, logFormat, reloadWatch,
                 new ConfigOrigins(file.map(Path::toString), reader.origins(), read.sha256()));
     }

@@ -14,8 +14,10 @@ import io.helidon.config.Config;
 import io.insika.router.api.PluginOptions;
 import io.insika.router.server.routing.DefaultRoutes;
 import io.insika.router.server.routing.ExtractorSpec;
+import io.insika.router.server.routing.LearnSpec;
 import io.insika.router.server.routing.MissPolicy;
 import io.insika.router.server.routing.RouteSpec;
+import io.insika.router.server.upstream.HttpSyntax;
 
 /**
  * Reads {@code routes} into route specs; the seed's table when the YAML has none. Every key of a
@@ -33,6 +35,16 @@ final class RoutesReader {
     private static final ValueType<String> ORIGIN = new ValueType<>(
             "an origin as browsers send it: scheme://host[:port], such as https://app.example.com",
             text -> ORIGIN_FORM.matcher(text).matches() ? Optional.of(text.toLowerCase(Locale.ROOT)) : Optional.empty());
+
+    private static final ValueType<Integer> UNKNOWN_OWNER_STATUS = ValueType.integer(400, 599,
+            "a status from 400 to 599; 404 is what MCP clients take as \"initialize again\"");
+    private static final ValueType<LearnSpec.BadSeal> BAD_SEAL = new ValueType<>("reject or no-key",
+            text -> LearnSpec.BadSeal.of(text.toLowerCase(Locale.ROOT)));
+    // Fields a learned key cannot ride in: the router frames, routes or vouches for them, or
+    // they describe one connection; a cookie is learned with cookie:, not as a header.
+    private static final Set<String> NOT_CARRIERS = Set.of("host", "content-length", "transfer-encoding", "connection",
+            "keep-alive", "proxy-connection", "te", "trailer", "upgrade", "expect", "proxy-authorization",
+            "x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "cookie", "set-cookie");
 
     private final SettingReader reader;
 
@@ -70,12 +82,63 @@ final class RoutesReader {
         if (path.isEmpty() && (!pathNode.exists() || pathNode.type() == Config.Type.VALUE)) {
             reader.problem(label + ".path", "", "a path template starting with /, such as /channels/{id}/messages");
         }
+        if (entry.get("learn").exists()) {
+            Optional<LearnSpec> learn = learn(entry, label);
+            return path.isEmpty() || learn.isEmpty() ? Optional.empty()
+                    : Optional.of(RouteSpec.learning(methods, path.get().trim(), learn.get()));
+        }
         List<ExtractorSpec> keys = keys(entry.get("keys"), label);
         MissPolicy onMiss = onMiss(entry, label);
         if (path.isEmpty() || keys.isEmpty()) {
             return Optional.empty();
         }
         return Optional.of(new RouteSpec(methods, path.get().trim(), keys, onMiss));
+    }
+
+    // learn: {header: NAME} or {cookie: NAME}, with unknown-owner-status and bad-seal; the key is
+    // the backend's, so the route has no keys and never redirects (the owner would see the seal)
+    private Optional<LearnSpec> learn(Config entry, String routeLabel) {
+        String label = routeLabel + ".learn";
+        for (String other : List.of("keys", "on-miss", "redirect-origins", "max-redirects")) {
+            if (entry.get(other).exists()) {
+                reader.problem(routeLabel + "." + other, SettingReader.describe(entry.get(other)),
+                        "absent on a route that learns its key from the backend: learn and keys exclude each other,"
+                                + " and such a route always proxies");
+            }
+        }
+        Config node = entry.get("learn");
+        if (node.type() != Config.Type.OBJECT) {
+            reader.problem(label, SettingReader.describe(node), "a mapping such as {header: Mcp-Session-Id} or"
+                    + " {cookie: SESSIONID}");
+            return Optional.empty();
+        }
+        Optional<String> header = reader.scalar(node.get("header"), label + ".header").map(String::strip);
+        Optional<String> cookie = reader.scalar(node.get("cookie"), label + ".cookie").map(String::strip);
+        int status = reader.scalar(node.get("unknown-owner-status"), label + ".unknown-owner-status")
+                .flatMap(text -> reader.parse(label + ".unknown-owner-status", text.strip(), UNKNOWN_OWNER_STATUS))
+                .orElse(LearnSpec.DEFAULT_UNKNOWN_OWNER_STATUS);
+        LearnSpec.BadSeal badSeal = reader.scalar(node.get("bad-seal"), label + ".bad-seal")
+                .flatMap(text -> reader.parse(label + ".bad-seal", text.strip(), BAD_SEAL))
+                .orElse(LearnSpec.BadSeal.REJECT);
+        if (header.isPresent() == cookie.isPresent()) {
+            reader.problem(label, header.isPresent() ? "header and cookie" : "neither header nor cookie",
+                    "one carrier: header: NAME (such as Mcp-Session-Id) or cookie: NAME");
+            return Optional.empty();
+        }
+        String name = header.orElseGet(cookie::get);
+        String nameLabel = label + (header.isPresent() ? ".header" : ".cookie");
+        if (!HttpSyntax.isToken(name)) {
+            reader.problem(nameLabel, name, "a " + (header.isPresent() ? "header" : "cookie") + " name: letters,"
+                    + " digits and !#$%&'*+-.^_`|~");
+            return Optional.empty();
+        }
+        if (header.isPresent() && NOT_CARRIERS.contains(name.toLowerCase(Locale.ROOT))) {
+            reader.problem(nameLabel, name, "a header the router neither frames, routes nor vouches for, such as"
+                    + " Mcp-Session-Id (a session cookie: learn: {cookie: NAME})");
+            return Optional.empty();
+        }
+        return Optional.of(new LearnSpec(header.isPresent() ? LearnSpec.Carrier.HEADER : LearnSpec.Carrier.COOKIE,
+                name, status, badSeal));
     }
 
     // on-miss, with redirect-origins and max-redirects, which only redirecting routes may set

@@ -153,6 +153,17 @@ public final class Settings {
             "How often the file is checked for a change, then reloaded as on SIGHUP; `0s` reloads on SIGHUP only.",
             RouterConfig::reloadWatchInterval);
 
+    public static final Setting<String> SESSION_SECRET_FILE = Setting.printed("sessions.secret-file",
+            "INSIKA_ROUTER_SESSION_SECRET_FILE", ValueType.path(), "", RESTART,
+            "A file of 32 bytes or more, the same on every replica: seals the session ids backends mint on routes"
+                    + " that `learn` their key.",
+            // by fingerprint, never the path alone: a file rewritten in place is another secret
+            config -> config.proxy().sessions().fingerprint().map(f -> "secret " + f).orElse("(none)"));
+    public static final Setting<String> SESSION_PREVIOUS_SECRET_FILE = Setting.printed(
+            "sessions.previous-secret-file", NO_VARIABLE, ValueType.path(), "", RESTART,
+            "The secret before the current one: it still opens the seals it made, and seals nothing.",
+            config -> config.proxy().sessions().previousFingerprint().map(f -> "secret " + f).orElse("(none)"));
+
     public static final StructuredKey ROUTES = new StructuredKey("routes", Optional.empty(), "the seed's table", LIVE,
             "Which requests carry a session key, and where; see below.",
             config -> config.routes().size() + " route(s)", RouterConfig::routes, Settings::routesWhole);
@@ -163,7 +174,8 @@ public final class Settings {
             BACKEND_MAX_TUNNELS, BACKENDS_STATIC, DNS_NAME, DNS_PORT, DNS_INTERVAL, DNS_RESOLVER, DNS_TIMEOUT, DNS_ID,
             DNS_PUBLIC_ADDRESS, HEALTH_DOWN_TIME, HEALTH_PATH, HEALTH_INTERVAL, HEALTH_TIMEOUT, BODY_MAX_BYTES,
             BACKEND_TIMEOUT, CLIENT_BODY_TIMEOUT, CLIENT_SEND_TIMEOUT, TRUSTED_PROXIES, MAX_REQUESTS, PEEK_BUDGET,
-            ACCESS_LOG, LOG_FORMAT, RELOAD_WATCH_INTERVAL, ROUTES);
+            ACCESS_LOG, LOG_FORMAT, RELOAD_WATCH_INTERVAL, ROUTES, SESSION_SECRET_FILE,
+            SESSION_PREVIOUS_SECRET_FILE);
 
     private static final Map<String, ConfigKey> BY_KEY = ALL.stream()
             .collect(Collectors.toUnmodifiableMap(ConfigKey::key, Function.identity()));
@@ -227,7 +239,8 @@ public final class Settings {
                                 .collect(Collectors.joining(",", "(", ")")))
                         .collect(Collectors.joining(" or ", "[", "]"))
                         + " " + route.onMiss().mode() + " " + new TreeSet<>(route.onMiss().origins())
-                        + " " + route.onMiss().maxRedirects())
+                        + " " + route.onMiss().maxRedirects()
+                        + route.learn().map(learn -> " learn " + learn).orElse(""))
                 .collect(Collectors.joining("; "));
     }
 

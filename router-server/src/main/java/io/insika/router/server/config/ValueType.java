@@ -109,6 +109,11 @@ record ValueType<T>(String expected, Function<String, Optional<T>> parser, Funct
                         ? Optional.of(text) : Optional.empty());
     }
 
+    /** A file's path, read when the configuration is; empty for none. */
+    static ValueType<String> path() {
+        return new ValueType<>("the path of a file", Optional::of);
+    }
+
     static ValueType<Boolean> bool() {
         return new ValueType<>("true or false", text -> switch (text.toLowerCase(java.util.Locale.ROOT)) {
             case "true" -> Optional.of(Boolean.TRUE);

@@ -15,6 +15,11 @@ public enum Placement {
     KEY_ABSENT("key-absent"),
     /** A keyed route; the body is longer than body-max-bytes and the key was not within it. */
     KEY_BEYOND_CAP("key-beyond-cap"),
+    /**
+     * A route whose key the backend mints ({@code learn}); the request carried none, so a
+     * session starts: round-robin by design.
+     */
+    NEW_SESSION("new-session"),
     /** No route matched: round-robin by design. */
     NO_ROUTE("no-route");
 

@@ -55,13 +55,15 @@ final class BackendForwarder {
      * @param state    the owner's state: told of a failed connect (down for a while) and of an
      *                 answer (up)
      * @param body     the body, with any bytes already peeked; {@code null} when the request has none
+     * @param carrier  the session carrier of a route that learns its key: the backend gets the
+     *                 original value, the client the sealed one
      * @return empty when the response was relayed, else the failure to answer with, already counted
      * against the backend (nothing has been written to the client then)
      * @throws CloseConnectionException when the exchange broke after the response started, or
      *                                  the client vanished: the client connection must close
      */
     Optional<ProxyFailure> forward(ProxyParts parts, ServerRequest request, ServerResponse response, Backend backend,
-                                   BackendState state, BodyPeek body) {
+                                   BackendState state, BodyPeek body, SessionCarrier carrier) {
         Method method = request.prologue().method();
         for (int attempt = 1; ; attempt++) {
             Exchange exchange;
@@ -76,7 +78,7 @@ final class BackendForwarder {
             boolean reusable;
             try {
                 long sending = System.nanoTime();
-                upload = send(request, body, exchange, parts.trustedProxies());
+                upload = send(request, body, exchange, parts.trustedProxies(), carrier);
                 ResponseHead head = exchange.readHead();
                 int code = head.status();
                 if (code == 101) {
@@ -87,7 +89,8 @@ final class BackendForwarder {
                 state.answered();
                 ResponseBody answer = exchange.body(head, method == Method.HEAD || ResponseBody.bodiless(code));
                 // an IOException from here on means nothing of the answer reached the client
-                reusable = ResponseRelay.relay(response, head, answer, method == Method.HEAD, clientWatchdog::watch);
+                reusable = ResponseRelay.relay(response, head, answer, method == Method.HEAD, clientWatchdog::watch,
+                        carrier, backend.id());
             } catch (IOException | RuntimeException e) {
                 exchange.discard(); // also ends an upload still writing
                 stop(upload);
@@ -116,6 +119,9 @@ final class BackendForwarder {
                         && (body == null || body.replayable())) {
                     LOGGER.log(System.Logger.Level.DEBUG, "stale kept connection to {0}; resending", backend.id());
                     continue;
+                }
+                if (e instanceof SessionCarrier.Unsealable) {
+                    LOGGER.log(System.Logger.Level.WARNING, "backend {0}: {1}; answered 502", backend.id(), e.getMessage());
                 }
                 LOGGER.log(System.Logger.Level.DEBUG, "exchange with " + backend.id() + " failed", e);
                 ProxyFailure failure = classify(writer.started(), exchange);
@@ -153,12 +159,12 @@ final class BackendForwarder {
      *
      * @return the upload still running, or {@code null} when all was sent
      */
-    private static Upload send(ServerRequest request, BodyPeek body, Exchange exchange, TrustedProxies trustedProxies)
-            throws IOException {
+    private static Upload send(ServerRequest request, BodyPeek body, Exchange exchange, TrustedProxies trustedProxies,
+                               SessionCarrier carrier) throws IOException {
         RequestWriter writer = exchange.request();
         writer.requestLine(request.prologue().method().text(), RequestTarget.originForm(request.prologue()));
         ForwardedHeaders.copy(request.prologue(), request.headers(), request.remotePeer().address(), request.isSecure(),
-                HopByHopHeaders.of(request.headers()), trustedProxies, writer);
+                HopByHopHeaders.of(request.headers()), trustedProxies, carrier, writer);
         writer.endHead(framing(request, body));
         if (body == null) {
             writer.finish();

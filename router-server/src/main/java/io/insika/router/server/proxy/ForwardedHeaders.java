@@ -27,6 +27,8 @@ import io.insika.router.server.upstream.RequestWriter;
  *     stand;</li>
  * <li>{@code Proxy-Authorization}: the credential of a proxy, not of the backend (RFC 9110,
  *     section 11.7.2).</li>
+ * <li>the carrier of a session key the backend minted ({@link SessionCarrier}): written once,
+ *     with the value the backend minted in place of the sealed one the client sent.</li>
  * </ul>
  */
 final class ForwardedHeaders {
@@ -50,15 +52,19 @@ final class ForwardedHeaders {
      * @param secure   whether the client connection is TLS
      * @param hopByHop the headers that stay behind
      * @param trusted  the peers whose forwarding headers are believed
+     * @param carrier  the session carrier, {@link SessionCarrier#NONE} on routes that learn no key
      */
     static void copy(HttpPrologue prologue, ServerRequestHeaders incoming, SocketAddress peer, boolean secure,
-                     HopByHopHeaders hopByHop, TrustedProxies trusted, RequestWriter outgoing) {
+                     HopByHopHeaders hopByHop, TrustedProxies trusted, SessionCarrier carrier,
+                     RequestWriter outgoing) {
         String host = RequestTarget.authority(prologue).orElseGet(() -> incoming.first(HeaderNames.HOST).orElse(""));
         if (!host.isEmpty()) {
             outgoing.header(HeaderNames.HOST.defaultCase(), host);
         }
         for (Header header : incoming) {
-            if (!ROUTER_OWNED.contains(header.headerName().lowerCase()) && !hopByHop.excludes(header)) {
+            if (carrier.replaces(header)) {
+                carrier.forward(header, outgoing);
+            } else if (!ROUTER_OWNED.contains(header.headerName().lowerCase()) && !hopByHop.excludes(header)) {
                 String name = header.headerName().defaultCase();
                 for (String value : header.allValues()) {
                     outgoing.header(name, value);

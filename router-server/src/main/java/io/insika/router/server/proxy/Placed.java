@@ -21,16 +21,27 @@ import io.insika.router.server.routing.Route;
  *                down or full; {@code null} when it was admitted
  * @param carriersDisagree whether the route's carriers of the key (a header and a path segment)
  *                held different values; the first decided
+ * @param carrier the carrier of a key the backend mints, on a route that learns it; else
+ *                {@link SessionCarrier#NONE}
  */
 record Placed(Backend backend, Route route, Placement how, String key, BackendState slot, ProxyFailure refusal,
-              boolean carriersDisagree) {
+              boolean carriersDisagree, SessionCarrier carrier) {
 
     Placed(Backend backend, Route route, Placement how, String key, BackendState slot, ProxyFailure refusal) {
-        this(backend, route, how, key, slot, refusal, false);
+        this(backend, route, how, key, slot, refusal, false, SessionCarrier.NONE);
     }
 
     Placed withCarriersDisagreeing(boolean disagree) {
-        return disagree ? new Placed(backend, route, how, key, slot, refusal, true) : this;
+        return disagree ? new Placed(backend, route, how, key, slot, refusal, true, carrier) : this;
+    }
+
+    Placed withCarrier(SessionCarrier learned) {
+        return new Placed(backend, route, how, key, slot, refusal, carriersDisagree, learned);
+    }
+
+    /** The status of this placement's refusal: a gone session's is its route's to say. */
+    int refusalStatus() {
+        return refusal == ProxyFailure.SESSION_GONE ? carrier.unknownOwnerStatus() : refusal.status().code();
     }
 
     Optional<Backend> owner() {

@@ -16,10 +16,12 @@ import io.insika.router.server.backends.Refusal;
 import io.insika.router.server.metrics.Placement;
 import io.insika.router.server.metrics.RouterMetrics;
 import io.insika.router.server.routing.BackendPool;
+import io.insika.router.server.routing.LearnSpec;
 import io.insika.router.server.routing.Route;
 import io.insika.router.server.routing.RouteMatch;
 import io.insika.router.server.routing.RouteTable;
 import io.insika.router.server.routing.RoutingSnapshot;
+import io.insika.router.server.session.SessionSeal;
 
 /**
  * Where a request goes: its key's owner, or the next backend in round-robin when it has none,
@@ -29,6 +31,10 @@ import io.insika.router.server.routing.RoutingSnapshot;
  * slot for an upgrade), held until it ends. A session whose owner is down or full is refused,
  * never sent elsewhere: its state lives there. A request without a key goes to the next backend
  * in rotation that is up and has a free slot.
+ *
+ * <p>On a route that learns its key, the key is the value its backend minted, and its owner is
+ * the backend the seal names, looked up by id (never hashed): a session whose owner is gone is
+ * refused, never placed elsewhere. A request without it starts a session: round-robin.
  */
 final class Placer {
 
@@ -55,8 +61,19 @@ final class Placer {
     private final BackendStates states;
     private final RouterMetrics metrics;
     private final int bodyMaxBytes;
+    private final SessionSeal seal;
 
-    Placer(RouteTable routes, BackendPool pool, BackendStates states, RouterMetrics metrics, int bodyMaxBytes) {
+    /**
+     * @param seal opens the values of routes that learn their keys
+     * @throws IllegalArgumentException if a route learns its key and there is no secret to seal it
+     */
+    Placer(RouteTable routes, BackendPool pool, BackendStates states, RouterMetrics metrics, int bodyMaxBytes,
+           SessionSeal seal) {
+        if (!seal.isConfigured() && routes.routes().stream().anyMatch(route -> route.learn().isPresent())) {
+            throw new IllegalArgumentException("a route learns its key from the backend, and there is no session"
+                    + " secret to seal it with");
+        }
+        this.seal = seal;
         this.routes = routes;
         this.pool = pool;
         this.states = states;
@@ -93,6 +110,9 @@ final class Placer {
             return rotate(snapshot, null, Placement.NO_ROUTE, slot);
         }
         Route route = match.get().route();
+        if (route.learn().isPresent()) {
+            return learned(snapshot, route, SessionCarrier.read(route.learn().get(), seal, headers), slot);
+        }
         Optional<Found> found = findKey(prologue, path, headers, match.get(), body);
         if (found.isPresent()) {
             String key = found.get().key();
@@ -118,12 +138,48 @@ final class Placer {
      * @return the next placement, holding a request slot, or refused
      */
     Placed redispatch(Placed failed) {
-        return rotate(pool.snapshot(), failed.route(), failed.how(), Slot.REQUEST);
+        Placed next = rotate(pool.snapshot(), failed.route(), failed.how(), Slot.REQUEST);
+        return failed.carrier() == SessionCarrier.NONE ? next : next.withCarrier(failed.carrier());
     }
 
     /** How many backends a request could be sent to now. */
     int backendCount() {
         return pool.snapshot().backends().size();
+    }
+
+    // A sealed session goes to the backend that minted it, or nowhere: an owner no longer among
+    // the backends means the session is gone. With no backends at all (a discovery gap) the
+    // retryable envelope is kinder: the session may still be there when they are back.
+    private Placed learned(RoutingSnapshot snapshot, Route route, SessionCarrier carrier, Slot slot) {
+        LearnSpec spec = route.learn().orElseThrow();
+        switch (carrier.claim()) {
+            case SEALED -> {
+                Optional<Backend> owner = snapshot.byId(carrier.ownerId());
+                if (LOGGER.isLoggable(Level.DEBUG)) {
+                    LOGGER.log(Level.DEBUG, "sealed key {0} on {1}: owner {2}{3}", SessionKeyDigest.of(carrier.original()),
+                            route, carrier.ownerId(), owner.isPresent() || snapshot.isEmpty() ? "" : ", gone");
+                }
+                if (owner.isEmpty() && !snapshot.isEmpty()) {
+                    return new Placed(null, route, Placement.KEY, carrier.original(), null, ProxyFailure.SESSION_GONE,
+                            false, carrier);
+                }
+                return admitOwner(owner.orElse(null), route, carrier.original(), slot).withCarrier(carrier);
+            }
+            case DUPLICATE, BROKEN -> {
+                if (carrier.claim() == SessionCarrier.Claim.DUPLICATE || spec.badSeal() == LearnSpec.BadSeal.REJECT) {
+                    LOGGER.log(Level.DEBUG, "{0} on {1}: {2}; refused", spec.name(), route,
+                            carrier.claim() == SessionCarrier.Claim.DUPLICATE ? "sent twice" : "not sealed by us");
+                    return new Placed(null, route, Placement.KEY_ABSENT, null, null, ProxyFailure.BAD_SESSION, false,
+                            carrier);
+                }
+                LOGGER.log(Level.DEBUG, "{0} on {1}: not sealed by us; round-robin", spec.name(), route);
+                return rotate(snapshot, route, Placement.KEY_ABSENT, slot).withCarrier(carrier);
+            }
+            default -> {
+                LOGGER.log(Level.DEBUG, "no {0} on {1}: a new session; round-robin", spec.name(), route);
+                return rotate(snapshot, route, Placement.NEW_SESSION, slot).withCarrier(carrier);
+            }
+        }
     }
 
     // The owner or nobody: a session moved off its owner would lose its state there.

@@ -54,6 +54,21 @@ enum ProxyFailure {
             "{\"error\":{\"class\":\"Insika::Router::BackendTimeout\",\"message\":\"backend did not respond in time\","
                     + "\"retryable\":false}}"),
     /**
+     * The session id the client sent is not one this router sealed (forged, cut, sealed with
+     * another secret), or the client sent it twice: no backend saw any of it.
+     */
+    BAD_SESSION(Status.BAD_REQUEST_400, null, "bad-session",
+            "{\"error\":{\"class\":\"Insika::Router::BadSession\",\"message\":\"the session id was not issued by"
+                    + " this router, or was sent twice\",\"retryable\":false}}"),
+    /**
+     * The backend that minted the session is no longer one of the backends: the session is gone.
+     * Sent with its route's {@code unknown-owner-status} (404 unless configured, which tells an
+     * MCP client to initialize again), never forwarded to another backend.
+     */
+    SESSION_GONE(Status.NOT_FOUND_404, null, "session-gone",
+            "{\"error\":{\"class\":\"Insika::Router::SessionGone\",\"message\":\"the backend that held this"
+                    + " session is gone; start a new session\",\"retryable\":false}}"),
+    /**
      * The client's request cannot be forwarded as it is (a header octet the router cannot relay
      * unchanged, a body whose framing is invalid): no backend saw any of it.
      */
@@ -98,10 +113,20 @@ enum ProxyFailure {
      *                                  keeps a connection open whatever the answer says
      */
     void send(ServerResponse response, boolean closeConnection) {
+        send(response, closeConnection, status);
+    }
+
+    /** {@link #send(ServerResponse, boolean)} with another status than this failure's own. */
+    void send(ServerResponse response, boolean closeConnection, int code) {
+        send(response, closeConnection, code == status.code() ? status : Status.create(code));
+    }
+
+    private void send(ServerResponse response, boolean closeConnection, Status status) {
+        int code = status.code();
         response.status(status);
         response.headers().clear();
         response.header(HeaderValues.CONTENT_TYPE_JSON);
-        if (status == Status.SERVICE_UNAVAILABLE_503) {
+        if (code == Status.SERVICE_UNAVAILABLE_503.code()) {
             response.header(HeaderNames.RETRY_AFTER, "1");
         }
         if (closeConnection) {
@@ -115,9 +140,15 @@ enum ProxyFailure {
 
     /** The whole answer as bytes, for a connection that has left Helidon's routing (an upgrade). */
     byte[] closingAnswer() {
+        return closingAnswer(status.code());
+    }
+
+    /** {@link #closingAnswer()} with another status than this failure's own. */
+    byte[] closingAnswer(int code) {
+        Status status = Status.create(code);
         String head = "HTTP/1.1 " + status.code() + " " + status.reasonPhrase() + "\r\n"
                 + "Content-Type: application/json\r\n"
-                + (status == Status.SERVICE_UNAVAILABLE_503 ? "Retry-After: 1\r\n" : "")
+                + (code == Status.SERVICE_UNAVAILABLE_503.code() ? "Retry-After: 1\r\n" : "")
                 + "Content-Length: " + body.length + "\r\nConnection: close\r\n\r\n";
         byte[] headBytes = head.getBytes(StandardCharsets.US_ASCII);
         byte[] all = java.util.Arrays.copyOf(headBytes, headBytes.length + body.length);

@@ -97,8 +97,8 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     }
 
     private ProxyParts parts(RouteTable routes, ProxySettings settings) {
-        return new ProxyParts(settings, new Placer(routes, pool, states, metrics, settings.bodyMaxBytes()), client,
-                metrics, accessLog(settings));
+        return new ProxyParts(settings, new Placer(routes, pool, states, metrics, settings.bodyMaxBytes(),
+                settings.sessions()), client, metrics, accessLog(settings));
     }
 
     private synchronized AccessLog accessLog(ProxySettings settings) {
@@ -159,7 +159,9 @@ public final class ProxyHandler implements Handler, AutoCloseable {
                 error = failure.get().label();
                 // a refused request ends its connection: whatever its client sends next is suspect
                 failure.get().send(response, failure.get() == ProxyFailure.BAD_REQUEST
-                        || (body != null && !body.fullyRead()));
+                        || (body != null && !body.fullyRead()),
+                        placed != null && placed.refusal() == failure.get() ? placed.refusalStatus()
+                                : failure.get().status().code());
             }
         } catch (BackendBrokeException e) {
             error = BackendError.BROKEN.label();
@@ -246,7 +248,8 @@ public final class ProxyHandler implements Handler, AutoCloseable {
             return Optional.of(ProxyFailure.NO_BACKEND);
         }
         Backend owner = placed.backend();
-        Optional<ProxyFailure> failure = forwarder.forward(live, request, response, owner, placed.slot(), body);
+        Optional<ProxyFailure> failure = forwarder.forward(live, request, response, owner, placed.slot(), body,
+                placed.carrier());
         failure.ifPresent(it -> LOGGER.log(Level.WARNING, "backend {0}: {1} for {2} {3}", owner.id(), it,
                 request.prologue().method().text(), request.prologue().uriPath().rawPath()));
         return failure;

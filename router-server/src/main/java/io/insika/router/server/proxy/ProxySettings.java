@@ -8,6 +8,7 @@ import java.util.Optional;
 import io.insika.router.server.backends.BackendCapacity;
 import io.insika.router.server.backends.HealthSettings;
 import io.insika.router.server.logging.LogFormat;
+import io.insika.router.server.session.SessionSeal;
 
 /**
  * What the proxy needs to know of the configuration.
@@ -29,11 +30,13 @@ import io.insika.router.server.logging.LogFormat;
  *                          the retry envelope
  * @param capacity          each backend's request and tunnel slots
  * @param health            when a backend counts as down, and its active checks if any
+ * @param sessions          seals the session ids backends mint on routes that learn their key;
+ *                          {@link SessionSeal#NONE} when no secret is configured
  */
 public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration clientBodyTimeout,
                             Duration clientSendTimeout, Optional<AccessLogTarget> accessLog,
                             TrustedProxies trustedProxies, int maxRequests, int peekBudget,
-                            BackendCapacity capacity, HealthSettings health) {
+                            BackendCapacity capacity, HealthSettings health, SessionSeal sessions) {
 
     /** As nginx's {@code client_body_timeout}. */
     public static final Duration DEFAULT_CLIENT_BODY_TIMEOUT = Duration.ofSeconds(60);
@@ -50,7 +53,7 @@ public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration 
     public ProxySettings(int bodyMaxBytes, Duration backendTimeout) {
         this(bodyMaxBytes, backendTimeout, DEFAULT_CLIENT_BODY_TIMEOUT, DEFAULT_CLIENT_SEND_TIMEOUT, Optional.empty(),
                 TrustedProxies.NONE, DEFAULT_MAX_REQUESTS, DEFAULT_PEEK_BUDGET, BackendCapacity.UNLIMITED,
-                HealthSettings.DEFAULTS);
+                HealthSettings.DEFAULTS, SessionSeal.NONE);
     }
 
     public ProxySettings {
@@ -70,6 +73,7 @@ public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration 
         }
         Objects.requireNonNull(capacity, "capacity");
         Objects.requireNonNull(health, "health");
+        Objects.requireNonNull(sessions, "sessions");
     }
 
     /** These settings, with an access log written to this stream in logfmt. */
@@ -80,43 +84,50 @@ public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration 
     /** These settings, with an access log written to this stream in this format. */
     public ProxySettings withAccessLog(OutputStream out, LogFormat format) {
         return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout,
-                Optional.of(new AccessLogTarget(out, format)), trustedProxies, maxRequests, peekBudget, capacity, health);
+                Optional.of(new AccessLogTarget(out, format)), trustedProxies, maxRequests, peekBudget, capacity, health,
+                sessions);
     }
 
     /** These settings, with this client body timeout. */
     public ProxySettings withClientBodyTimeout(Duration timeout) {
         return new ProxySettings(bodyMaxBytes, backendTimeout, timeout, clientSendTimeout, accessLog, trustedProxies,
-                maxRequests, peekBudget, capacity, health);
+                maxRequests, peekBudget, capacity, health, sessions);
     }
 
     /** These settings, with this client send timeout. */
     public ProxySettings withClientSendTimeout(Duration timeout) {
         return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, timeout, accessLog, trustedProxies,
-                maxRequests, peekBudget, capacity, health);
+                maxRequests, peekBudget, capacity, health, sessions);
     }
 
     /** These settings, believing the forwarding headers of these peers. */
     public ProxySettings withTrustedProxies(TrustedProxies trusted) {
         return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog, trusted,
-                maxRequests, peekBudget, capacity, health);
+                maxRequests, peekBudget, capacity, health, sessions);
     }
 
     /** These settings, with these overload limits. */
     public ProxySettings withLimits(int requests, int budget) {
         return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog,
-                trustedProxies, requests, budget, capacity, health);
+                trustedProxies, requests, budget, capacity, health, sessions);
     }
 
     /** These settings, with these backend slots. */
     public ProxySettings withCapacity(BackendCapacity slots) {
         return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog,
-                trustedProxies, maxRequests, peekBudget, slots, health);
+                trustedProxies, maxRequests, peekBudget, slots, health, sessions);
     }
 
     /** These settings, with this health checking. */
     public ProxySettings withHealth(HealthSettings checks) {
         return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog,
-                trustedProxies, maxRequests, peekBudget, capacity, checks);
+                trustedProxies, maxRequests, peekBudget, capacity, checks, sessions);
+    }
+
+    /** These settings, sealing learned session keys with this seal. */
+    public ProxySettings withSessions(SessionSeal seal) {
+        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog,
+                trustedProxies, maxRequests, peekBudget, capacity, health, seal);
     }
 
     private static void positive(String name, Duration value) {

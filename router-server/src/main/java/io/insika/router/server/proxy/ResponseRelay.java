@@ -31,6 +31,9 @@ import io.insika.router.server.upstream.ResponseHead;
  *     that, a failure closes the client connection, so a cut answer never looks complete.</li>
  * <li>Whatever was read reaches the client before the next read from the backend would wait,
  *     whatever the framing: an event stream or a slow download is never held back.</li>
+ * <li>On a route that learns its key, the value the backend set in the carrier reaches the
+ *     client sealed with the answering backend's id ({@link SessionCarrier}); a value that
+ *     cannot be sealed is a backend failure, answered 502 before anything is relayed.</li>
  * </ul>
  */
 final class ResponseRelay {
@@ -46,6 +49,9 @@ final class ResponseRelay {
      *
      * @param headRequest whether the request was a HEAD
      * @param watch       wraps the client's stream, so a client that stops reading is cut
+     * @param carrier     the route's session carrier, whose value in the answer is sealed;
+     *                    {@link SessionCarrier#NONE} on routes that learn no key
+     * @param backendId   the id of the backend that answered: what the seal names
      * @return whether the backend connection ended cleanly and may carry another request
      * @throws IOException              if the backend failed before anything reached the client:
      *                                  the response is untouched and may still be answered
@@ -53,11 +59,12 @@ final class ResponseRelay {
      * @throws ClientLeftException      if the client went away mid-answer
      */
     static boolean relay(ServerResponse response, ResponseHead head, ResponseBody body, boolean headRequest,
-                         UnaryOperator<OutputStream> watch) throws IOException {
+                         UnaryOperator<OutputStream> watch, SessionCarrier carrier, String backendId)
+            throws IOException {
         int code = head.status();
         if (code == 204 || code == 205 || code == 304) {
             // Helidon gives every bodiless answer a Content-Length: 0 unless one is set
-            startAnswer(response, head);
+            startAnswer(response, head, carrier, backendId);
             response.header(RelayedHeader.unwritten(HeaderNames.CONTENT_LENGTH, "0"));
             sendBodiless(response);
             return head.keepAlive() && code != 205; // a 205's body, if it sent one, was not read
@@ -66,7 +73,7 @@ final class ResponseRelay {
             OptionalLong length = head.values("transfer-encoding").isEmpty() && !head.values("content-length").isEmpty()
                     ? OptionalLong.of(ResponseBody.declaredLength(head.values("content-length")))
                     : OptionalLong.empty();
-            startAnswer(response, head);
+            startAnswer(response, head, carrier, backendId);
             response.header(length.isPresent()
                     ? HeaderValues.create(HeaderNames.CONTENT_LENGTH, length.getAsLong())
                     : RelayedHeader.unwritten(HeaderNames.CONTENT_LENGTH, "0"));
@@ -75,7 +82,7 @@ final class ResponseRelay {
         }
         byte[] buffer = new byte[BodyPeek.copyBufferSize(body.declaredLength().orElse(-1))];
         int first = body.isEmpty() ? -1 : body.read(buffer); // an IOException here: nothing was relayed
-        startAnswer(response, head);
+        startAnswer(response, head, carrier, backendId);
         if (first < 0) {
             sendBodiless(response); // Content-Length: 0
             return head.keepAlive() && body.complete();
@@ -130,7 +137,8 @@ final class ResponseRelay {
     // Status and end-to-end headers; each name once, with all its values in the order received,
     // so each Set-Cookie survives, and obs-text kept octet for octet. Most answers repeat no
     // name and hold no obs-text: those headers go to Helidon as they were parsed.
-    private static void startAnswer(ServerResponse response, ResponseHead head) {
+    private static void startAnswer(ServerResponse response, ResponseHead head, SessionCarrier carrier,
+                                    String backendId) throws SessionCarrier.Unsealable {
         response.status(Status.create(head.status()));
         HopByHopHeaders hopByHop = HopByHopHeaders.of(head.headers());
         List<Header> headers = head.headers();
@@ -142,6 +150,10 @@ final class ResponseRelay {
             }
             if (indexOf(headers, name, 0) < i) {
                 continue; // written with its first occurrence
+            }
+            if (carrier.seals(name)) {
+                response.header(sealed(headers, header, carrier, backendId));
+                continue;
             }
             if (indexOf(headers, name, i + 1) < 0) {
                 response.header(RelayedHeader.needed(header.get())
@@ -157,6 +169,19 @@ final class ResponseRelay {
                     ? RelayedHeader.exact(header.headerName(), values)
                     : HeaderValues.create(header.headerName(), values));
         }
+    }
+
+    // Every value of the carrier's field, those that set it sealed; the rest byte for byte.
+    private static Header sealed(List<Header> headers, Header first, SessionCarrier carrier, String backendId)
+            throws SessionCarrier.Unsealable {
+        String name = first.headerName().lowerCase();
+        List<String> values = new ArrayList<>();
+        for (int j = indexOf(headers, name, 0); j >= 0; j = indexOf(headers, name, j + 1)) {
+            values.add(headers.get(j).get());
+        }
+        List<String> sealed = carrier.sealAnswer(values, backendId);
+        return sealed.stream().anyMatch(RelayedHeader::needed) ? RelayedHeader.exact(first.headerName(), sealed)
+                : HeaderValues.create(first.headerName(), sealed);
     }
 
     // The index of the first header of this (lower-case) name at or after from, or -1.

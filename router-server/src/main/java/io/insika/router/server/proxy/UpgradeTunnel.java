@@ -74,7 +74,10 @@ final class UpgradeTunnel implements Http1Upgrader {
         Placed placed = parts.placer().locate(prologue, requestHeaders, null, Placer.Slot.TUNNEL);
         if (placed.refusal() != null) {
             parts.placer().count(placed);
-            answer(parts, ctx, placed.refusal(), client, prologue, requestHeaders, placed, started);
+            byte[] answer = placed.refusal().closingAnswer(placed.refusalStatus());
+            writeNow(ctx, answer);
+            log(parts, client, prologue, requestHeaders, placed.refusalStatus(), answer.length, placed,
+                    placed.refusal().label(), started);
             return new TunnelConnection.Closed();
         }
         Optional<Backend> owner = placed.owner();
@@ -98,7 +101,7 @@ final class UpgradeTunnel implements Http1Upgrader {
             RequestWriter writer = backend.request();
             writer.requestLine(prologue.method().text(), RequestTarget.originForm(prologue));
             ForwardedHeaders.copy(prologue, requestHeaders, ctx.remotePeer().address(), ctx.isSecure(),
-                    HopByHopHeaders.ofUpgrade(requestHeaders), parts.trustedProxies(), writer);
+                    HopByHopHeaders.ofUpgrade(requestHeaders), parts.trustedProxies(), placed.carrier(), writer);
             writer.endHead(RequestWriter.NO_BODY); // Helidon only offers upgrades without a body
             writer.finish();
             ResponseHead head = backend.readHead();

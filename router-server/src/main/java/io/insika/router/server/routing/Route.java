@@ -1,6 +1,8 @@
 package io.insika.router.server.routing;
 
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 import io.insika.router.api.KeyExtractor;
@@ -14,13 +16,21 @@ import io.insika.router.api.PathTemplate;
  * @param extractors tried in order; the first key found wins
  * @param needsBody  whether any extractor reads the body, so the body is peeked at all
  * @param onMiss     proxy keyed requests to their owner, or redirect the client there
+ * @param learn      the carrier of a key the backend mints, when the route has no extractors
  */
 public record Route(Set<String> methods, PathTemplate template, List<KeyExtractor> extractors, boolean needsBody,
-                    MissPolicy onMiss) {
+                    MissPolicy onMiss, Optional<LearnSpec> learn) {
 
     public Route {
         methods = Set.copyOf(methods);
         extractors = List.copyOf(extractors);
+        Objects.requireNonNull(learn, "learn");
+    }
+
+    /** A route whose keys the client chooses. */
+    public Route(Set<String> methods, PathTemplate template, List<KeyExtractor> extractors, boolean needsBody,
+                 MissPolicy onMiss) {
+        this(methods, template, extractors, needsBody, onMiss, Optional.empty());
     }
 
     boolean acceptsMethod(String method) {
@@ -29,6 +39,7 @@ public record Route(Set<String> methods, PathTemplate template, List<KeyExtracto
 
     @Override
     public String toString() {
-        return (methods.isEmpty() ? "*" : String.join(",", new java.util.TreeSet<>(methods))) + " " + template;
+        return (methods.isEmpty() ? "*" : String.join(",", new java.util.TreeSet<>(methods))) + " " + template
+                + learn.map(spec -> " (" + spec + ")").orElse("");
     }
 }

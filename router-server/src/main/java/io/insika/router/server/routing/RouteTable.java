@@ -52,7 +52,7 @@ public final class RouteTable {
                 extractors.add(provider.create(key.options()));
             }
             boolean needsBody = extractors.stream().anyMatch(KeyExtractor::needsBody);
-            routes.add(new Route(spec.methods(), template, extractors, needsBody, spec.onMiss()));
+            routes.add(new Route(spec.methods(), template, extractors, needsBody, spec.onMiss(), spec.learn()));
         }
         return new RouteTable(routes);
     }

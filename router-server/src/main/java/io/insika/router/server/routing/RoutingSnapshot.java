@@ -26,6 +26,19 @@ public record RoutingSnapshot(List<Backend> backends, Picker owners, Picker rota
         return owners.pick(key);
     }
 
+    /**
+     * The backend with this id, if it is one of these: a sealed session names its owner by id,
+     * and is placed nowhere else.
+     */
+    public Optional<Backend> byId(String id) {
+        for (int i = 0; i < backends.size(); i++) {
+            if (backends.get(i).id().equals(id)) {
+                return Optional.of(backends.get(i));
+            }
+        }
+        return Optional.empty();
+    }
+
     /** The next backend in the rotation; empty only when there are no backends. */
     public Optional<Backend> next() {
         return rotation.pick("");

@@ -31,7 +31,7 @@ public final class HttpSyntax {
     }
 
     /** Whether the text is a non-empty token: a method or a field name. */
-    static boolean isToken(String text) {
+    public static boolean isToken(String text) {
         int length = text.length();
         if (length == 0) {
             return false;

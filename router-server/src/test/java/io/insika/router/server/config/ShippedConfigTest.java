@@ -129,6 +129,33 @@ class ShippedConfigTest {
         assertThat(actors.keys().getLast().options().get("parameter"), is(Optional.of("token")));
     }
 
+    @Test
+    void theCommentedMcpRouteAndSessionSecretWorkOnceUncommented(@TempDir Path dir) throws Exception {
+        String sessions = """
+                  secret-file: ""
+                  previous-secret-file: ""
+                """;
+        String route = """
+                  #- path: /mcp
+                  #  learn: { header: Mcp-Session-Id, unknown-owner-status: 404, bad-seal: reject }
+                """;
+        String shipped = Files.readString(SHIPPED);
+        assertThat("the sessions example is in the shipped file", shipped.contains(sessions), is(true));
+        assertThat("the MCP example is in the shipped file", shipped.contains(route), is(true));
+        Path secret = Files.writeString(dir.resolve("secret"), "s".repeat(32));
+        Path old = Files.writeString(dir.resolve("secret.old"), "o".repeat(32));
+        Path uncommented = Files.writeString(dir.resolve("mcp.yaml"), shipped
+                .replace(sessions, "  secret-file: " + secret + "\n  previous-secret-file: " + old + "\n")
+                .replace(route, route.replace("  #", "  ")));
+
+        RouterConfig config = loader.load(Optional.of(uncommented), Map.of());
+
+        assertThat(config.routes().getLast(), is(RouteSpec.learning(java.util.Set.of(), "/mcp",
+                io.insika.router.server.routing.LearnSpec.header("Mcp-Session-Id"))));
+        assertThat(config.proxy().sessions().description(), is(io.insika.router.server.session.SessionSeal.read(secret,
+                Optional.of(old)).description()));
+    }
+
     /** Everything but where values came from, which differs by design. */
     private static Comparable withoutOrigins(RouterConfig config) {
         return new Comparable(config.server().host(), config.server().port(), config.server().adminPort(), config.server().shutdownGrace(),

@@ -39,7 +39,7 @@ class StructureValidationTest {
                 contains("backends.dns.intreval: unknown key (expected one of: " + TableKeys.under("backends.dns") + ")",
                         "server.prot: unknown key (expected one of: " + TableKeys.under("server") + ")"));
         assertThat(files.problems("routes: [ { path: /a, keys: [ { type: json-field, field: f } ], method: [POST] } ]"),
-                contains("routes[0].method: unknown key (expected one of: keys, max-redirects, methods, on-miss, path,"
+                contains("routes[0].method: unknown key (expected one of: keys, learn, max-redirects, methods, on-miss, path,"
                         + " redirect-origins)"));
     }
 
