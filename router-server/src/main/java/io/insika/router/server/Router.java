@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 import io.insika.router.api.PluginOptions;
+import io.insika.router.api.RouteStrategy;
 import io.insika.router.server.config.ConfigChanges;
 import io.insika.router.server.config.DnsBackends;
 import io.insika.router.server.config.DurationText;
@@ -92,10 +93,13 @@ public final class Router implements AutoCloseable {
         if (!change.reloadable()) {
             throw new IllegalArgumentException("needs a restart: " + change.needRestart());
         }
+        // Everything a plugin builds first: one that throws leaves the running router untouched.
         RouteTable routes = RouteTable.build(next.routes(), registry);
-        if (change.changesStrategy()) {
-            pool.strategy(registry.strategy(next.strategy().name()).orElseThrow().create(next.strategy().options()),
-                    next.strategy().name(), next.strategy().options());
+        RouteStrategy strategy = change.changesStrategy()
+                ? registry.strategy(next.strategy().name()).orElseThrow().create(next.strategy().options())
+                : null;
+        if (strategy != null) {
+            pool.strategy(strategy, next.strategy().name(), next.strategy().options());
         }
         server.reconfigure(routes, next.proxy());
         if (change.changed().contains(Settings.ROUTES)) {
