@@ -55,6 +55,8 @@ final class BackendForwarder {
      * @param state    the owner's state: told of a failed connect (down for a while) and of an
      *                 answer (up)
      * @param body     the body, with any bytes already peeked; {@code null} when the request has none
+     * @param answered run once the backend's answer has been read to its end, before its last
+     *                 bytes go to the client: gives the owner's slot back
      * @param carrier  the session carrier of a route that learns its key: the backend gets the
      *                 original value, the client the sealed one
      * @return empty when the response was relayed, else the failure to answer with, already counted
@@ -63,7 +65,8 @@ final class BackendForwarder {
      *                                  the client vanished: the client connection must close
      */
     Optional<ProxyFailure> forward(ProxyParts parts, ServerRequest request, ServerResponse response, Backend backend,
-                                   BackendState state, BodyPeek body, SessionCarrier carrier) {
+                                   BackendState state, BodyPeek body, SessionCarrier carrier,
+                                   Runnable answered) {
         Method method = request.prologue().method();
         for (int attempt = 1; ; attempt++) {
             Exchange exchange;
@@ -90,7 +93,7 @@ final class BackendForwarder {
                 ResponseBody answer = exchange.body(head, method == Method.HEAD || ResponseBody.bodiless(code));
                 // an IOException from here on means nothing of the answer reached the client
                 reusable = ResponseRelay.relay(response, head, answer, method == Method.HEAD, clientWatchdog::watch,
-                        carrier, backend.id());
+                        carrier, backend.id(), answered);
             } catch (IOException | RuntimeException e) {
                 exchange.discard(); // also ends an upload still writing
                 stop(upload);

@@ -122,6 +122,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         SocketAddress client = accessLog == null ? null : request.remotePeer().address();
         metrics.requestStarted();
         Placed placed = null;
+        SlotHold hold = SlotHold.NONE;
         String error = null;
         BodyPeek body = null;
         boolean slot = requestSlots.tryAcquire();
@@ -137,6 +138,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
                 failure = Optional.of(ProxyFailure.BAD_REQUEST);
             } else {
                 placed = live.placer().place(request.prologue(), request.headers(), body);
+                hold = SlotHold.of(placed.slot());
                 failure = placed.refusal() != null ? Optional.of(placed.refusal()) : clientBodyFailure(body, placed);
                 Optional<URI> redirect = failure.isEmpty() ? redirector.target(placed, request.headers())
                         : Optional.empty();
@@ -144,10 +146,11 @@ public final class ProxyHandler implements Handler, AutoCloseable {
                     redirector.send(response, placed, redirect.get(), request.headers(),
                             body != null && !body.fullyRead());
                 } else if (failure.isEmpty()) {
-                    failure = forward(live, request, response, placed, body);
+                    failure = forward(live, request, response, placed, hold, body);
                     if (redispatchable(failure, placed, body)) {
-                        Attempt last = redispatch(live, request, response, placed, body);
+                        Attempt last = redispatch(live, request, response, placed, hold, body);
                         placed = last.placed();
+                        hold = last.hold();
                         failure = last.failure();
                     }
                 }
@@ -181,9 +184,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
             if (slot) {
                 requestSlots.release();
             }
-            if (placed != null && placed.slot() != null) {
-                placed.slot().endRequest();
-            }
+            hold.run(); // unless the answer's end already gave the slot back
             metrics.requestEnded();
             if (accessLog != null) {
                 accessLog.log(client, request, response, placed, error, started);
@@ -192,21 +193,22 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     }
 
     /** Where a request was sent last, and how that ended. */
-    private record Attempt(Placed placed, Optional<ProxyFailure> failure) {
+    private record Attempt(Placed placed, SlotHold hold, Optional<ProxyFailure> failure) {
     }
 
     // Unreachable and nothing sent: a request without a key may try the next backends, each
     // once. A session never does: its state is on its owner. Gives back each failed slot.
     private Attempt redispatch(ProxyParts live, ServerRequest request, ServerResponse response, Placed failed,
-                               BodyPeek body) {
-        Attempt last = new Attempt(failed, Optional.of(ProxyFailure.UNAVAILABLE));
+                               SlotHold failedHold, BodyPeek body) {
+        Attempt last = new Attempt(failed, failedHold, Optional.of(ProxyFailure.UNAVAILABLE));
         for (int hop = 1; hop < live.placer().backendCount() && redispatchable(last.failure(), last.placed(), body);
              hop++) {
             Placed next = live.placer().redispatch(last.placed());
-            last.placed().slot().endRequest();
+            last.hold().run();
             redispatches.increment();
-            last = new Attempt(next, next.refusal() != null ? Optional.of(next.refusal())
-                    : forward(live, request, response, next, body));
+            SlotHold hold = SlotHold.of(next.slot());
+            last = new Attempt(next, hold, next.refusal() != null ? Optional.of(next.refusal())
+                    : forward(live, request, response, next, hold, body));
         }
         return last;
     }
@@ -240,7 +242,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
 
     /** @return the failure to answer with, or empty when the backend's answer was relayed */
     private Optional<ProxyFailure> forward(ProxyParts live, ServerRequest request, ServerResponse response,
-                                           Placed placed, BodyPeek body) {
+                                           Placed placed, SlotHold hold, BodyPeek body) {
         if (placed.backend() == null) {
             LOGGER.log(Level.DEBUG, "no backends: {0} {1} answered 503", request.prologue().method().text(),
                     request.prologue().uriPath().rawPath());
@@ -249,7 +251,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         }
         Backend owner = placed.backend();
         Optional<ProxyFailure> failure = forwarder.forward(live, request, response, owner, placed.slot(), body,
-                placed.carrier());
+                placed.carrier(), hold);
         failure.ifPresent(it -> LOGGER.log(Level.WARNING, "backend {0}: {1} for {2} {3}", owner.id(), it,
                 request.prologue().method().text(), request.prologue().uriPath().rawPath()));
         return failure;

@@ -52,6 +52,8 @@ final class ResponseRelay {
      * @param carrier     the route's session carrier, whose value in the answer is sealed;
      *                    {@link SessionCarrier#NONE} on routes that learn no key
      * @param backendId   the id of the backend that answered: what the seal names
+     * @param answered    run once the backend's answer has been read to its end, before the last
+     *                    of it is written to the client (so before the client can have it all)
      * @return whether the backend connection ended cleanly and may carry another request
      * @throws IOException              if the backend failed before anything reached the client:
      *                                  the response is untouched and may still be answered
@@ -59,13 +61,14 @@ final class ResponseRelay {
      * @throws ClientLeftException      if the client went away mid-answer
      */
     static boolean relay(ServerResponse response, ResponseHead head, ResponseBody body, boolean headRequest,
-                         UnaryOperator<OutputStream> watch, SessionCarrier carrier, String backendId)
-            throws IOException {
+                         UnaryOperator<OutputStream> watch, SessionCarrier carrier, String backendId,
+                         Runnable answered) throws IOException {
         int code = head.status();
         if (code == 204 || code == 205 || code == 304) {
             // Helidon gives every bodiless answer a Content-Length: 0 unless one is set
             startAnswer(response, head, carrier, backendId);
             response.header(RelayedHeader.unwritten(HeaderNames.CONTENT_LENGTH, "0"));
+            answered.run();
             sendBodiless(response);
             return head.keepAlive() && code != 205; // a 205's body, if it sent one, was not read
         }
@@ -77,6 +80,7 @@ final class ResponseRelay {
             response.header(length.isPresent()
                     ? HeaderValues.create(HeaderNames.CONTENT_LENGTH, length.getAsLong())
                     : RelayedHeader.unwritten(HeaderNames.CONTENT_LENGTH, "0"));
+            answered.run();
             sendBodiless(response);
             return head.keepAlive();
         }
@@ -84,6 +88,7 @@ final class ResponseRelay {
         int first = body.isEmpty() ? -1 : body.read(buffer); // an IOException here: nothing was relayed
         startAnswer(response, head, carrier, backendId);
         if (first < 0) {
+            answered.run();
             sendBodiless(response); // Content-Length: 0
             return head.keepAlive() && body.complete();
         }
@@ -96,6 +101,10 @@ final class ResponseRelay {
                 throw new ClientLeftException("client went away mid-response", e);
             }
         });
+        // the backend is done once its body ended: say so before the client can have it all
+        if (body.ended()) {
+            answered.run();
+        }
         write(out, buffer, first);
         while (true) {
             int n;
@@ -103,6 +112,9 @@ final class ResponseRelay {
                 n = body.read(buffer);
             } catch (IOException | UncheckedIOException e) {
                 throw new BackendBrokeException("backend failed mid-response", e);
+            }
+            if (n < 0 || body.ended()) {
+                answered.run();
             }
             if (n < 0) {
                 break;

@@ -141,6 +141,11 @@ public final class ResponseBody extends InputStream {
         return framing == Framing.NONE || (framing == Framing.LENGTH && length == 0);
     }
 
+    /** Whether the body was read to its end, by its framing or by the backend closing. */
+    public boolean ended() {
+        return complete;
+    }
+
     /** Whether the body was read to its framed end and the framing allows another answer after it. */
     public boolean complete() {
         return complete && reusable;
