@@ -3,7 +3,9 @@ package io.insika.router.server.proxy;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.OptionalLong;
@@ -108,7 +110,7 @@ final class UpgradeTunnel implements Http1Upgrader {
             parts.metrics().backend(owner.get()).answered(head.status(), System.nanoTime() - sending);
             state.answered();
             if (head.status() == 101) {
-                writeSwitch(ctx, head);
+                writeSwitch(ctx, head, placed.carrier(), owner.get().id());
                 backend.becomeTunnel();
                 return new TunnelConnection(ctx, backend, parts.metrics(), bytes -> {
                     state.endTunnel();
@@ -116,9 +118,10 @@ final class UpgradeTunnel implements Http1Upgrader {
                 });
             }
             ResponseBody body = backend.body(head, ResponseBody.bodiless(head.status()));
+            byte[] refusalHead = refusalHead(head, body, placed.carrier(), owner.get().id()); // may refuse to seal
             refusalStatus = head.status();
             refusalStarted = true;
-            long bytes = relayRefusal(ctx, head, body);
+            long bytes = relayRefusal(ctx, refusalHead, body);
             log(parts, client, prologue, requestHeaders, head.status(), bytes, placed, null, started);
         } catch (IOException | RuntimeException e) {
             LOGGER.log(System.Logger.Level.DEBUG, "upgrade through " + owner.get().id() + " failed", e);
@@ -159,23 +162,23 @@ final class UpgradeTunnel implements Http1Upgrader {
     // The owner answered the upgrade with an ordinary response: relay it with the framing the
     // router reads it by (its length, or the close), then the connection closes. Returns the body
     // bytes relayed.
-    private static long relayRefusal(ConnectionContext ctx, ResponseHead head, ResponseBody body) throws IOException {
+    // The refusal's head, with the session carrier sealed; built before anything is written, so a
+    // value that cannot be sealed is still answered 502.
+    private static byte[] refusalHead(ResponseHead head, ResponseBody body, SessionCarrier carrier, String backendId)
+            throws SessionCarrier.Unsealable {
         OptionalLong length = body.declaredLength();
         StringBuilder text = new StringBuilder(256).append("HTTP/1.1 ").append(head.status()).append(' ')
                 .append(Status.create(head.status()).reasonPhrase()).append("\r\n");
-        HopByHopHeaders hopByHop = HopByHopHeaders.of(head.headers());
-        for (Header header : head.headers()) {
-            String name = header.headerName().lowerCase();
-            if (hopByHop.excludes(header) || name.equals("content-length") || name.equals("transfer-encoding")) {
-                continue;
-            }
-            text.append(header.headerName().defaultCase()).append(": ").append(header.get()).append("\r\n");
-        }
+        fieldLines(text, head, HopByHopHeaders.of(head.headers()), List.of("content-length", "transfer-encoding"),
+                carrier, backendId);
         if (length.isPresent() && !ResponseBody.bodiless(head.status())) {
             text.append("Content-Length: ").append(length.getAsLong()).append("\r\n");
         }
-        text.append("Connection: close\r\n\r\n");
-        writeNow(ctx, text.toString().getBytes(StandardCharsets.ISO_8859_1));
+        return text.append("Connection: close\r\n\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    private static long relayRefusal(ConnectionContext ctx, byte[] refusalHead, ResponseBody body) throws IOException {
+        writeNow(ctx, refusalHead);
         byte[] chunk = new byte[8192];
         long relayed = 0;
         for (int n = body.read(chunk); n >= 0; n = body.read(chunk)) {
@@ -186,16 +189,40 @@ final class UpgradeTunnel implements Http1Upgrader {
     }
 
     // The owner's 101 with its Connection and Upgrade, which the client needs to agree too
-    private static void writeSwitch(ConnectionContext ctx, ResponseHead head) {
+    private static void writeSwitch(ConnectionContext ctx, ResponseHead head, SessionCarrier carrier, String backendId)
+            throws SessionCarrier.Unsealable {
         StringBuilder text = new StringBuilder(256).append("HTTP/1.1 101 Switching Protocols\r\n");
-        HopByHopHeaders hopByHop = HopByHopHeaders.ofUpgrade(head.headers());
+        fieldLines(text, head, HopByHopHeaders.ofUpgrade(head.headers()), List.of("content-length"), carrier,
+                backendId);
+        writeNow(ctx, text.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    // The backend's field lines as the client gets them, one per line received: hop-by-hop ones
+    // and those named in left out, and on a route that learns its key the carrier's values sealed
+    // with the answering backend's id, as ResponseRelay seals them (written where the first was).
+    private static void fieldLines(StringBuilder text, ResponseHead head, HopByHopHeaders hopByHop, List<String> left,
+                                   SessionCarrier carrier, String backendId) throws SessionCarrier.Unsealable {
+        List<String> carried = null;
         for (Header header : head.headers()) {
             String name = header.headerName().lowerCase();
-            if (!hopByHop.excludes(header) && !name.equals("content-length")) {
-                text.append(header.headerName().defaultCase()).append(": ").append(header.get()).append("\r\n");
+            if (hopByHop.excludes(header) || left.contains(name) || (carried != null && carrier.seals(name))) {
+                continue;
             }
+            if (carrier.seals(name)) {
+                List<String> values = new ArrayList<>();
+                for (Header same : head.headers()) {
+                    if (same.headerName().lowerCase().equals(name)) {
+                        values.add(same.get());
+                    }
+                }
+                carried = carrier.sealAnswer(values, backendId);
+                for (String value : carried) {
+                    text.append(header.headerName().defaultCase()).append(": ").append(value).append("\r\n");
+                }
+                continue;
+            }
+            text.append(header.headerName().defaultCase()).append(": ").append(header.get()).append("\r\n");
         }
-        writeNow(ctx, text.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
     }
 
     static void writeNow(ConnectionContext ctx, byte[] bytes) {

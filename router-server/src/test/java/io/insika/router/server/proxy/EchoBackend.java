@@ -27,6 +27,8 @@ final class EchoBackend implements AutoCloseable {
     volatile String refusal;
     volatile boolean drainAfterEndOfStream;
     volatile boolean speakWebSocket;
+    /** Field lines added to its 101, each ending in CRLF. */
+    volatile String switchFields = "";
     private final ServerSocket server;
     private final Thread acceptor;
 
@@ -75,7 +77,7 @@ final class EchoBackend implements AutoCloseable {
             }
             // The greeting goes in the same write as the 101, as a server's first frame may.
             out.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                    + "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n" + name)
+                    + "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n" + switchFields + "\r\n" + name)
                     .getBytes(StandardCharsets.US_ASCII));
             byte[] buffer = new byte[16384];
             for (int n = in.read(buffer); n > 0; n = in.read(buffer)) {

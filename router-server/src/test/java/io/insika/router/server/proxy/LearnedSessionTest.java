@@ -22,6 +22,7 @@ import io.insika.router.server.routing.RouteTable;
 import io.insika.router.server.session.SessionSeal;
 import io.insika.router.server.testing.Eventually;
 import io.insika.router.server.testing.Http1Messages;
+import io.insika.router.server.testing.RawHttp;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -132,7 +133,9 @@ class LearnedSessionTest {
         RouterServer router = router();
         String sealed = sealedId(send(router, "POST", "/mcp"));
         String[] parts = sealed.split("\\.", 4);
-        String otherOwner = SEAL.seal(backends.get(2).backend().id(), "x").split("\\.", 4)[1];
+        String minter = SEAL.open(sealed).orElseThrow().ownerId();
+        String otherOwner = SEAL.seal(backends.stream().map(b -> b.backend().id()).filter(id -> !id.equals(minter))
+                .findFirst().orElseThrow(), "x").split("\\.", 4)[1];
         int before = backends.stream().mapToInt(b -> b.hits.get()).sum();
 
         for (String bad : List.of(parts[0] + "." + parts[1] + "." + parts[2].replace(parts[2].charAt(3),
@@ -304,6 +307,46 @@ class LearnedSessionTest {
         assertThat(lines, containsString("error=bad-session"));
         assertThat(lines, not(containsString(original)));
         assertThat(lines, not(containsString(sealed.split("\\.")[2])));
+    }
+
+    @Test
+    void aSessionCookieSetInAWebSocketSwitchOrInARefusedUpgradeIsSealedLikeAnyOther() throws Exception {
+        try (EchoBackend owner = new EchoBackend("engine-0")) {
+            RouteTable routes = RouteTable.build(List.of(RouteSpec.learning(Set.of(), "/app",
+                    LearnSpec.cookie("SESSIONID"))), PluginRegistry.builtIn());
+            RouterServer router = RouterServer.start("127.0.0.1", 0, routes,
+                    RouterFixture.ketamaPool(List.of(owner.backend())), ProxySettings.DEFAULTS.withSessions(SEAL));
+            routers.add(router);
+            String upgrade = "GET /app HTTP/1.1\r\nHost: router\r\nConnection: Upgrade\r\n"
+                    + "Upgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                    + "Sec-WebSocket-Version: 13\r\n\r\n";
+            owner.switchFields = "Set-Cookie: SESSIONID=ws-1; Path=/app; HttpOnly\r\nSet-Cookie: theme=dark\r\n";
+
+            String switched;
+            try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), router.port())) {
+                socket.setSoTimeout(10_000);
+                socket.getOutputStream().write(upgrade.getBytes(StandardCharsets.US_ASCII));
+                switched = RawHttp.readHead(socket.getInputStream());
+            }
+
+            assertThat(switched, startsWith("HTTP/1.1 101"));
+            String sealed = SEAL.seal(owner.backend().id(), "ws-1");
+            assertThat("sealed for the backend that switched, attributes kept", switched,
+                    containsString("Set-Cookie: SESSIONID=" + sealed + "; Path=/app; HttpOnly\r\n"));
+            assertThat("other cookies untouched, each field kept", switched,
+                    containsString("Set-Cookie: theme=dark\r\n"));
+            assertThat(switched, not(containsString("SESSIONID=ws-1")));
+
+            owner.refusal = "HTTP/1.1 403 Forbidden\r\nSet-Cookie: SESSIONID=ws-2\r\nContent-Length: 2\r\n\r\nno";
+            Http1Messages.Message refused = raw(router, upgrade);
+            assertThat(refused.status(), is(403));
+            assertThat(refused.values("set-cookie"), is(List.of("SESSIONID=" + SEAL.seal(owner.backend().id(),
+                    "ws-2"))));
+
+            owner.refusal = "HTTP/1.1 403 Forbidden\r\nSet-Cookie: SESSIONID=not a cookie value\r\n"
+                    + "Content-Length: 2\r\n\r\nno";
+            assertThat("a value that cannot be sealed is never relayed", raw(router, upgrade).status(), is(502));
+        }
     }
 
     @Test
