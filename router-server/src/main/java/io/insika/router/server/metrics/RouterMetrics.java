@@ -1,9 +1,11 @@
 package io.insika.router.server.metrics;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -284,7 +286,7 @@ public final class RouterMetrics {
      * @param values each label value's count, in the order exported; none ever decreases
      */
     public void counter(String name, String help, String label, Map<String, LongSupplier> values) {
-        Map<String, LongSupplier> series = Map.copyOf(values);
+        Map<String, LongSupplier> series = Collections.unmodifiableMap(new LinkedHashMap<>(values));
         CounterWithCallback.builder().name(PREFIX + name).help(help).labelNames(label)
                 .callback(callback -> series.forEach((value, count) -> callback.call(count.getAsLong(), value)))
                 .register(registry);

@@ -147,6 +147,21 @@ class ConfigReloadTest {
     }
 
     @Test
+    void theStatusPageSaysWhenTheLastReloadWasRefused() throws Exception {
+        TestBackend a = backend("alpha");
+        start(statics(a) + CHAT_BY_HEADER);
+        write(statics(a) + CHAT_BY_QUERY);
+        assertThat(reload.reload(), is(ConfigReload.Result.APPLIED));
+        write(statics(a) + "proxy: { backend-timeout: never }\n");
+        assertThat(reload.reload(), is(ConfigReload.Result.INVALID));
+
+        String dom = StatusPageTest.chromium("--dump-dom", "http://127.0.0.1:" + router.adminPort() + "/");
+
+        assertThat(dom, containsString("<span id=\"reloads\" class=\"down\">applied 1, invalid 1 (the last was"
+                + " refused: the running configuration is not the file's)</span>"));
+    }
+
+    @Test
     void aKeyOnlyARestartCanChangeRefusesTheReloadAndSaysWhich() throws Exception {
         TestBackend a = backend("alpha");
         TestBackend b = backend("bravo");

@@ -54,6 +54,7 @@ class StatusPageTest {
         assertThat(dom, containsString("<code id=\"version\">" + Version.current() + "</code>"));
         assertThat(dom, containsString("<td>POST /v1/responses</td><td>key</td>"));
         assertThat(dom, containsString("<span id=\"error\"></span>")); // no failed refresh
+        assertThat(dom, containsString("<span id=\"reloads\" class=\"\">none</span>"));
 
         Files.deleteIfExists(SCREENSHOT);
         chromium("--screenshot=" + SCREENSHOT, "--window-size=1200,700", page);
@@ -77,7 +78,7 @@ class StatusPageTest {
     }
 
     /** Runs headless Chromium with these arguments and returns what it printed. */
-    private static String chromium(String... arguments) throws IOException, InterruptedException {
+    static String chromium(String... arguments) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("chromium", "--headless", "--no-sandbox", "--disable-gpu",
                 "--no-first-run", "--user-data-dir=" + Files.createTempDirectory("chromium-profile"),
                 // lets the page's script fetch and draw before the DOM is dumped
