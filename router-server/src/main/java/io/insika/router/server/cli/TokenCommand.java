@@ -3,12 +3,11 @@ package io.insika.router.server.cli;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
 
+import io.insika.router.server.secret.SecretFile;
 import io.insika.router.server.token.RouteToken;
 
 /**
@@ -39,15 +38,7 @@ final class TokenCommand {
     private static byte[] secret(Optional<Path> file, Map<String, String> environment) {
         if (file.isPresent()) {
             try {
-                byte[] bytes = Files.readAllBytes(file.get());
-                int end = bytes.length;
-                if (end > 0 && bytes[end - 1] == '\n') {
-                    end--;
-                    if (end > 0 && bytes[end - 1] == '\r') {
-                        end--;
-                    }
-                }
-                return Arrays.copyOf(bytes, end);
+                return SecretFile.read(file.get());
             } catch (IOException e) {
                 throw new StartupException("--secret-file: [" + file.get() + "] (expected: a readable file)");
             }

@@ -5,7 +5,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -17,6 +16,8 @@ import java.util.Optional;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+
+import io.insika.router.server.secret.SecretFile;
 
 /**
  * Seals the backend that minted a session id into the value its client sees, so that any router
@@ -268,18 +269,9 @@ public final class SessionSeal {
         return "#" + HexFormat.of().formatHex(mac, 0, 3);
     }
 
-    // The file's bytes, less one trailing line end (echo and editors add one).
     private static byte[] bytes(Path file) {
         try {
-            byte[] bytes = Files.readAllBytes(file);
-            int end = bytes.length;
-            if (end > 0 && bytes[end - 1] == '\n') {
-                end--;
-                if (end > 0 && bytes[end - 1] == '\r') {
-                    end--;
-                }
-            }
-            return Arrays.copyOf(bytes, end);
+            return SecretFile.read(file);
         } catch (IOException | SecurityException e) {
             throw new IllegalArgumentException("[" + file + "] (expected: a readable file holding the session secret,"
                     + " " + MIN_SECRET_BYTES + " bytes or more): " + e.getMessage(), e);

@@ -1,9 +1,5 @@
 package io.insika.router.server.proxy;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 import io.helidon.json.JsonObject;
 import io.helidon.json.JsonParser;
@@ -23,6 +18,7 @@ import io.insika.router.server.config.RouterConfig;
 import io.insika.router.server.config.RouterConfigLoader;
 import io.insika.router.server.plugin.PluginRegistry;
 import io.insika.router.server.session.SessionSeal;
+import io.insika.router.server.testing.NodeCheck;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -46,10 +42,9 @@ import static org.hamcrest.Matchers.startsWith;
 @Timeout(180)
 class McpSessionsTest {
 
-    private static final Path CHECK = Path.of("../clients/mcp-check").toAbsolutePath().normalize();
+    private static NodeCheck check;
     private static final int CLIENTS = 12;
 
-    private final List<Process> servers = new ArrayList<>();
     private final List<Router> routers = new ArrayList<>();
 
     @TempDir
@@ -57,15 +52,13 @@ class McpSessionsTest {
 
     @BeforeAll
     static void install() throws Exception {
-        if (!Files.isDirectory(CHECK.resolve("node_modules/@modelcontextprotocol/sdk"))) {
-            run(List.of("npm", "ci", "--no-audit", "--no-fund"), 150);
-        }
+        check = NodeCheck.of("mcp-check", "@modelcontextprotocol/sdk");
     }
 
     @AfterEach
     void stop() {
         routers.forEach(Router::close);
-        servers.forEach(Process::destroy);
+        check.close();
     }
 
     @Test
@@ -74,7 +67,7 @@ class McpSessionsTest {
         StringBuilder backends = new StringBuilder();
         for (int i = 0; i < 3; i++) {
             String name = "mcp-" + i;
-            String address = "127.0.0.1:" + startServer(name);
+            String address = "127.0.0.1:" + check.startServer(name);
             serverOfAddress.put(address, name);
             backends.append("    - http://").append(address).append('\n');
         }
@@ -95,7 +88,7 @@ class McpSessionsTest {
             routers.add(Router.start(config, registry));
         }
 
-        String output = run(List.of("node", "client.mjs", String.valueOf(CLIENTS),
+        String output = check.run(List.of("node", "client.mjs", String.valueOf(CLIENTS),
                 "http://127.0.0.1:" + routers.get(0).port(), "http://127.0.0.1:" + routers.get(1).port()), 60);
 
         SessionSeal seal = SessionSeal.read(secret, Optional.empty());
@@ -132,27 +125,5 @@ class McpSessionsTest {
         assertThat("round-robin spread the sessions", minters.size(), is(3));
         assertThat("both replicas carried requests", replicasSeen.size(), is(2));
         assertThat(output, output.contains("does not know"), is(false));
-    }
-
-    // A server's port, from its first line
-    private int startServer(String name) throws IOException {
-        Process server = new ProcessBuilder("node", "server.mjs", name).directory(CHECK.toFile())
-                .redirectErrorStream(true).start();
-        servers.add(server);
-        BufferedReader lines = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
-        String first = lines.readLine();
-        if (first == null || !first.startsWith("listening ")) {
-            throw new IllegalStateException("MCP server " + name + " did not start: " + first);
-        }
-        return Integer.parseInt(first.substring("listening ".length()).strip());
-    }
-
-    private static String run(List<String> command, int seconds) throws Exception {
-        Process process = new ProcessBuilder(command).directory(CHECK.toFile()).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        assertThat(String.join(" ", command) + " timed out: " + output, process.waitFor(seconds, TimeUnit.SECONDS),
-                is(true));
-        assertThat(String.join(" ", command) + ": " + output, process.exitValue(), is(0));
-        return output;
     }
 }
