@@ -186,12 +186,7 @@ final class ResponseRelay {
     // Every value of the carrier's field, those that set it sealed; the rest byte for byte.
     private static Header sealed(List<Header> headers, Header first, SessionCarrier carrier, String backendId)
             throws SessionCarrier.Unsealable {
-        String name = first.headerName().lowerCase();
-        List<String> values = new ArrayList<>();
-        for (int j = indexOf(headers, name, 0); j >= 0; j = indexOf(headers, name, j + 1)) {
-            values.add(headers.get(j).get());
-        }
-        List<String> sealed = carrier.sealAnswer(values, backendId);
+        List<String> sealed = carrier.sealAnswer(headers, first.headerName().lowerCase(), backendId);
         return sealed.stream().anyMatch(RelayedHeader::needed) ? RelayedHeader.exact(first.headerName(), sealed)
                 : HeaderValues.create(first.headerName(), sealed);
     }

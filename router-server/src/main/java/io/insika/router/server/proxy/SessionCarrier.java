@@ -162,6 +162,24 @@ final class SessionCarrier {
     }
 
     /**
+     * The values of every field line of this (carrier) name in an answer's head, in order, each
+     * sealed as {@link #sealAnswer} seals them.
+     *
+     * @param head    the answer's field lines, one per line received
+     * @param name    the carrier field's lower-case name
+     * @param ownerId the backend that answered
+     */
+    List<String> sealAnswer(List<Header> head, String name, String ownerId) throws Unsealable {
+        List<String> values = new ArrayList<>();
+        for (Header line : head) {
+            if (line.headerName().lowerCase().equals(name)) {
+                values.add(line.get());
+            }
+        }
+        return sealAnswer(values, ownerId);
+    }
+
+    /**
      * The answer's values of a carrier field, each value the backend set sealed with its id. An
      * empty value (a cookie being deleted) passes as it is: it names no session.
      *

@@ -3,7 +3,6 @@ package io.insika.router.server.proxy;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -209,13 +208,7 @@ final class UpgradeTunnel implements Http1Upgrader {
                 continue;
             }
             if (carrier.seals(name)) {
-                List<String> values = new ArrayList<>();
-                for (Header same : head.headers()) {
-                    if (same.headerName().lowerCase().equals(name)) {
-                        values.add(same.get());
-                    }
-                }
-                carried = carrier.sealAnswer(values, backendId);
+                carried = carrier.sealAnswer(head.headers(), name, backendId);
                 for (String value : carried) {
                     text.append(header.headerName().defaultCase()).append(": ").append(value).append("\r\n");
                 }
