@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.insika.router.api.Backend;
 import io.insika.router.server.Version;
+import io.insika.router.server.testing.TempTrees;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -79,8 +80,17 @@ class StatusPageTest {
 
     /** Runs headless Chromium with these arguments and returns what it printed. */
     static String chromium(String... arguments) throws IOException, InterruptedException {
+        Path profile = Files.createTempDirectory("chromium-profile");
+        try {
+            return chromium(profile, arguments);
+        } finally {
+            TempTrees.delete(profile);
+        }
+    }
+
+    private static String chromium(Path profile, String... arguments) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of("chromium", "--headless", "--no-sandbox", "--disable-gpu",
-                "--no-first-run", "--user-data-dir=" + Files.createTempDirectory("chromium-profile"),
+                "--no-first-run", "--user-data-dir=" + profile,
                 // lets the page's script fetch and draw before the DOM is dumped
                 "--virtual-time-budget=5000"));
         command.addAll(List.of(arguments));

@@ -55,7 +55,7 @@ public final class FixturePlugins {
         try {
             Path dir = Files.createTempDirectory("insika-fixture-plugins");
             // the loader keeps reading the directory while tests run: delete it as the JVM ends
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(dir)));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> TempTrees.delete(dir)));
             Path services = Files.createDirectories(dir.resolve("META-INF/services"));
             Files.write(services.resolve(RouteStrategyProvider.class.getName()),
                     missing(STRATEGIES, RouteStrategyProvider::name, builtIn.strategyNames()));
@@ -66,14 +66,6 @@ public final class FixturePlugins {
             return PluginRegistry.load(loader);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void deleteTree(Path dir) {
-        try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (IOException e) {
-            // a temp directory left behind is all that is lost
         }
     }
 
