@@ -81,8 +81,8 @@ public interface OwnerMemoContract {
     }
 
     @Test
-    default void keysSharingASlotEachGetTheirOwnOwner() {
-        // Every string of "Aa" and "BB" blocks has the same String.hashCode, so one slot.
+    default void keysSharingASetEachGetTheirOwnOwner() {
+        // Every string of eight "Aa" and "BB" blocks has the same String.hashCode, so one set.
         List<String> keys = new ArrayList<>();
         for (int bits = 0; bits < 1 << 8; bits++) {
             StringBuilder key = new StringBuilder();

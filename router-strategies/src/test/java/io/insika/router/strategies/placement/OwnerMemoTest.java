@@ -40,18 +40,28 @@ class OwnerMemoTest {
         assertThat(placed, is(List.of(longest, tooLong, tooLong)));
     }
 
+    // Keys made of "Aa" and "BB" blocks of one length have the same String.hashCode, so one set.
+
     @Test
-    void keysSharingASlotEachGetTheirOwnOwner() {
-        // "Aa" and "BB" have the same String.hashCode, so they always share a slot.
-        OwnerMemo memo = new OwnerMemo(key -> {
-            placed.add(key);
-            return key.charAt(0);
-        });
+    void twoKeysSharingASetAreBothRemembered() {
+        OwnerMemo memo = new OwnerMemo(byLength);
 
         for (int round = 0; round < 3; round++) {
-            assertThat(memo.ownerOf("Aa"), is((int) 'A'));
-            assertThat(memo.ownerOf("BB"), is((int) 'B'));
+            memo.ownerOf("Aa");
+            memo.ownerOf("BB");
         }
-        assertThat(placed.size(), is(6));
+
+        assertThat(placed, is(List.of("Aa", "BB")));
+    }
+
+    @Test
+    void aThirdKeyInASetTakesAnEntryAndEveryKeyKeepsItsOwnOwner() {
+        OwnerMemo memo = new OwnerMemo(key -> key.indexOf('B'));
+
+        for (int round = 0; round < 3; round++) {
+            assertThat(memo.ownerOf("AaAa"), is(-1));
+            assertThat(memo.ownerOf("AaBB"), is(2));
+            assertThat(memo.ownerOf("BBAa"), is(0));
+        }
     }
 }
