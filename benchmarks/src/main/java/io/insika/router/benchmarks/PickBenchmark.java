@@ -31,8 +31,12 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Time of one {@link Picker#pick} per strategy and backend count, equal weights, the picker
  * found by name through {@link ServiceLoader} as the router finds it. Keys are UUID-shaped
- * session ids from a precomputed array, so the cost of hashing the key is included and no
- * single key stays hot in a branch predictor.
+ * session ids, so the cost of hashing the key is included.
+ *
+ * <p>{@code pick} is the warm case: 4096 live sessions taken in turn from a precomputed array,
+ * every one repeated. {@code coldPick} is the first request of a session: every key is new,
+ * made fresh as an extracted key is (its {@code String} hash not yet computed); {@code freshKey}
+ * is the making alone, to subtract.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -43,6 +47,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class PickBenchmark {
 
     private static final int KEY_COUNT = 1 << 12;
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.ISO_8859_1);
 
     @Param({"ketama", "rendezvous", "round-robin"})
     public String strategy;
@@ -54,6 +59,8 @@ public class PickBenchmark {
     private Picker picker;
     private String[] keys;
     private int next;
+    private byte[] coldKey;
+    private long coldCount;
 
     private static MessageDigest md5() {
         try {
@@ -80,12 +87,30 @@ public class PickBenchmark {
         for (int i = 0; i < KEY_COUNT; i++) {
             keys[i] = new UUID(random.nextLong(), random.nextLong()).toString();
         }
+        coldKey = new UUID(random.nextLong(), random.nextLong()).toString().getBytes(StandardCharsets.ISO_8859_1);
+        coldCount = random.nextLong() >>> 16;
     }
 
     @Benchmark
     public Optional<Backend> pick() {
         next = (next + 1) & (KEY_COUNT - 1);
         return picker.pick(keys[next]);
+    }
+
+    @Benchmark
+    public Optional<Backend> coldPick() {
+        return picker.pick(freshKey());
+    }
+
+    /** A UUID-shaped key not made before: a counter in its last 12 hex digits, distinct for 2^48 calls. */
+    @Benchmark
+    public String freshKey() {
+        long count = coldCount++;
+        for (int i = coldKey.length - 1; i >= coldKey.length - 12; i--) {
+            coldKey[i] = HEX[(int) (count & 0xF)];
+            count >>>= 4;
+        }
+        return new String(coldKey, StandardCharsets.ISO_8859_1);
     }
 
     /**

@@ -8,6 +8,9 @@ import java.util.Optional;
  *
  * <p>A picker is immutable and thread-safe; it is called on every request, concurrently, so
  * {@link #pick(String)} should allocate nothing it can avoid and must never block or throw.
+ * Immutable means its answers never change: it may remember answers it has computed (the
+ * built-in {@code ketama} and {@code rendezvous} pickers remember recent keys' owners), since
+ * a new picker is built for every change of the backends.
  */
 public interface Picker {
 

@@ -6,16 +6,19 @@ import java.util.Optional;
 import io.insika.router.api.Backend;
 import io.insika.router.api.Picker;
 import io.insika.router.strategies.placement.BackendSet;
+import io.insika.router.strategies.placement.OwnerMemo;
 
 /**
  * Scores every backend for the key and returns the highest. Backends are visited in id order
- * and only a strictly better one replaces the leader, so the smaller id wins a full tie.
+ * and only a strictly better one replaces the leader, so the smaller id wins a full tie. The
+ * owners of recent keys are remembered, since a pick costs a hash per backend.
  */
 final class RendezvousPicker implements Picker {
 
     private final BackendSet backends;
     private final long[] idHashes;
     private final int[] weights;
+    private final OwnerMemo owners;
 
     RendezvousPicker(BackendSet backends) {
         this.backends = backends;
@@ -25,6 +28,7 @@ final class RendezvousPicker implements Picker {
             idHashes[i] = RendezvousHash.of(backends.get(i).id());
             weights[i] = backends.get(i).weight();
         }
+        this.owners = new OwnerMemo(key -> ownerIndex(RendezvousHash.of(key)));
     }
 
     @Override
@@ -32,7 +36,7 @@ final class RendezvousPicker implements Picker {
         return switch (backends.size()) {
             case 0 -> Optional.empty();
             case 1 -> backends.owner(0);
-            default -> backends.owner(ownerIndex(RendezvousHash.of(key)));
+            default -> backends.owner(owners.ownerOf(key));
         };
     }
 
