@@ -2,6 +2,7 @@ package io.insika.router.distribution;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -58,6 +59,49 @@ class LauncherTest {
         assertEquals(1, refused.errorLines().size(), refused.stderr());
         assertTrue(refused.stderr().matches("(?s).*is Java 17[.0-9]*, but insika-router needs Java 21 or newer.*"), refused.stderr());
         assertEquals("", refused.stdout());
+    }
+
+    @Test
+    void aJvmOptionsLineForOtherJavaVersionsIsSkipped() throws Exception {
+        int java = Runtime.version().feature();
+        // an option no Java knows: the JVM would refuse to start if any of these lines reached it
+        Files.writeString(dist.home().resolve("conf/jvm.options"), String.join("\n",
+                (java + 1) + "-:-XX:+NoSuchOptionInAnyJava",
+                "21-" + (java - 1) + ":-XX:+NoSuchOptionInAnyJava",
+                (java + 1) + ":-XX:+NoSuchOptionInAnyJava",
+                java + ":-XX:MaxJavaStackTraceDepth=1234",
+                "21-" + java + ":-XX:PerMethodTrapLimit=77",
+                "21-:-XX:+PrintCommandLineFlags",
+                ""), StandardOpenOption.APPEND);
+
+        RouterProcess.Result version = RouterProcess.run(dist, Map.of(), "--version");
+
+        assertEquals(0, version.exitCode(), version.stderr());
+        assertTrue(version.stdout().contains("-XX:MaxJavaStackTraceDepth=1234"), version.stdout());
+        assertTrue(version.stdout().contains("-XX:PerMethodTrapLimit=77"), version.stdout());
+        assertTrue(version.stdout().contains("insika-router " + UnpackedDistribution.VERSION), version.stdout());
+    }
+
+    @Test
+    void aJvmOptionsLineWithAMalformedVersionStopsTheStartAndSaysWhere() throws Exception {
+        Files.writeString(dist.home().resolve("conf/jvm.options"), "2x-:-Xss1m\n", StandardOpenOption.APPEND);
+
+        RouterProcess.Result refused = RouterProcess.run(dist, Map.of(), "--version");
+
+        assertEquals(1, refused.exitCode());
+        assertEquals(1, refused.errorLines().size(), refused.stderr());
+        assertTrue(refused.stderr().contains("conf/jvm.options: \"2x-:\" is not a Java version range"), refused.stderr());
+    }
+
+    @Test
+    void theShippedOptionsTrimTheNativeHeapOnJava23AndNewer() {
+        Assumptions.assumeTrue(Runtime.version().feature() >= 23, "the switch is experimental or missing before 23");
+
+        RouterProcess.Result version = RouterProcess.run(dist, Map.of("INSIKA_ROUTER_JAVA_OPTS",
+                "-XX:+PrintCommandLineFlags"), "--version");
+
+        assertEquals(0, version.exitCode(), version.stderr());
+        assertTrue(version.stdout().contains("-XX:TrimNativeHeapInterval="), version.stdout());
     }
 
     @Test
