@@ -23,7 +23,16 @@ start_haproxy 2
 start_router "$ROUTER_HOME" 18099 19099
 
 # the floor runs with the router's own JVM options, so the JVMs differ only in the code they run
-FLOOR_OPTS=$(grep -v '^#' "$ROUTER_HOME/conf/jvm.options" | grep -v '^$' | tr '\n' ' ')
+# (lines for other Java versions left out, as bin/insika-router does)
+JAVA_MAJOR=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$JAVA_HOME/release")
+FLOOR_OPTS=$(awk -v java="$JAVA_MAJOR" '/^#/ || /^$/ { next }
+    match($0, /^[0-9]+(-[0-9]*)?:/) {
+        range = substr($0, 1, RLENGTH - 1); n = split(range, r, "-")
+        low = r[1] + 0; high = n == 1 ? low : (r[2] == "" ? 999 : r[2] + 0)
+        if (java < low || java > high) next
+        $0 = substr($0, RLENGTH + 1)
+    }
+    { printf "%s ", $0 }' "$ROUTER_HOME/conf/jvm.options")
 # shellcheck disable=SC2086
 "$JAVA_HOME/bin/java" $FLOOR_OPTS -cp "$ROUTER_HOME/lib/*" bench/lean-floor/LeanFloor.java 18096 18081 18082 18083 \
     > "$WORK/floor.log" 2>&1 & FLOOR_PID=$!; PIDS+=($FLOOR_PID)
