@@ -34,9 +34,12 @@ import org.openjdk.jmh.annotations.Warmup;
  * session ids, so the cost of hashing the key is included.
  *
  * <p>{@code pick} is the warm case: 4096 live sessions taken in turn from a precomputed array,
- * every one repeated. {@code coldPick} is the first request of a session: every key is new,
- * made fresh as an extracted key is (its {@code String} hash not yet computed); {@code freshKey}
- * is the making alone, to subtract.
+ * every one repeated. {@code warmCopyPick} is the same sessions as the router sees them: each
+ * request's key is a new {@code String} (extracted from its request), so its hash is computed
+ * and a remembered key is compared char by char; {@code warmCopy} is the copy alone, to
+ * subtract. {@code coldPick} is the first request of a session: every key is new, made fresh
+ * as an extracted key is (its {@code String} hash not yet computed); {@code freshKey} is the
+ * making alone, to subtract.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -58,6 +61,7 @@ public class PickBenchmark {
     private final MessageDigest md5 = md5();
     private Picker picker;
     private String[] keys;
+    private byte[][] keyBytes;
     private int next;
     private byte[] coldKey;
     private long coldCount;
@@ -87,6 +91,10 @@ public class PickBenchmark {
         for (int i = 0; i < KEY_COUNT; i++) {
             keys[i] = new UUID(random.nextLong(), random.nextLong()).toString();
         }
+        keyBytes = new byte[KEY_COUNT][];
+        for (int i = 0; i < KEY_COUNT; i++) {
+            keyBytes[i] = keys[i].getBytes(StandardCharsets.ISO_8859_1);
+        }
         coldKey = new UUID(random.nextLong(), random.nextLong()).toString().getBytes(StandardCharsets.ISO_8859_1);
         coldCount = random.nextLong() >>> 16;
     }
@@ -95,6 +103,18 @@ public class PickBenchmark {
     public Optional<Backend> pick() {
         next = (next + 1) & (KEY_COUNT - 1);
         return picker.pick(keys[next]);
+    }
+
+    @Benchmark
+    public Optional<Backend> warmCopyPick() {
+        return picker.pick(warmCopy());
+    }
+
+    /** A live session's key as a new String, as each of its requests brings it. */
+    @Benchmark
+    public String warmCopy() {
+        next = (next + 1) & (KEY_COUNT - 1);
+        return new String(keyBytes[next], StandardCharsets.ISO_8859_1);
     }
 
     @Benchmark
