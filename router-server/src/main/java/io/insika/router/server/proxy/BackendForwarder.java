@@ -82,11 +82,6 @@ final class BackendForwarder {
             try {
                 long sending = System.nanoTime();
                 upload = send(request, body, exchange, parts.trustedProxies(), carrier);
-                // Let the carrier run other requests while the backend answers: read at once, the
-                // answer is never there yet, and the virtual thread parks on the poller (an
-                // epoll_ctl, a wake-up, a second read). With nothing else to run, yield returns at
-                // once. bench/cpu-ab.sh: 0.91x CPU per request at c256, 0.97x at c32 (session 8).
-                Thread.yield();
                 ResponseHead head = exchange.readHead();
                 int code = head.status();
                 if (code == 101) {
