@@ -7,7 +7,9 @@
 #        (default "direct haproxy router"): later slots run on a warmer machine, so vary it
 #        BASELINE_HOME=/path/to/an/unpacked/insika-router bench/proxy-bench.sh
 #        also measures that build (say, the last commit's) beside this one, as "baseline": the way
-#        to see what a change costs on a noisy machine.
+#        to see what a change costs on a noisy machine. It runs last unless ORDER names it
+#        ("baseline router haproxy direct"): the last slot's machine is warmer, so swap the two
+#        between runs before reading router / baseline as a cost.
 # Needs: wrk, nginx, haproxy (Debian packages; installed when missing) and a built distribution
 # (./mvnw -B -q package -DskipTests). Traffic stays on 127.0.0.1. Results: bench/results/.
 set -euo pipefail
@@ -45,10 +47,15 @@ for c in 32 256; do
             direct) run direct 18081 "$c" ;;
             haproxy) run haproxy 18090 "$c" ;;
             router) run router 18099 "$c" ;;
-            *) echo "ORDER names direct, haproxy and router, not $target" >&2; exit 1 ;;
+            baseline) [ -n "${BASELINE_HOME:-}" ] || { echo "ORDER names baseline: set BASELINE_HOME" >&2; exit 1; }
+                      run baseline 18098 "$c" ;;
+            *) echo "ORDER names direct, haproxy, router and baseline, not $target" >&2; exit 1 ;;
         esac
     done
-    [ -z "${BASELINE_HOME:-}" ] || run baseline 18098 "$c"
+    case " ${ORDER:-} " in
+        *" baseline "*) ;;
+        *) [ -z "${BASELINE_HOME:-}" ] || run baseline 18098 "$c" ;;
+    esac
     if [ "$c" = 256 ]; then
         wrk -t2 -c256 -d"${DURATION}s" -s bench/sessions.lua http://127.0.0.1:18099 > /dev/null & LOAD_PID=$!
         sleep $((DURATION / 2))
