@@ -11,8 +11,10 @@ import io.insika.router.server.config.ConfigDigest;
 /**
  * {@code reload.watch-interval}: reads the configuration file every interval and asks for a
  * reload when its bytes changed. Bytes, not the modification time: a Kubernetes ConfigMap is
- * updated by swapping a symlink, and an editor may write the same content again. A changed file
- * asks once; a file that then fails validation is not retried until it changes again.
+ * updated by swapping a symlink, and an editor may write the same content again. New bytes ask
+ * once they have been read the same at two looks in a row, so a file caught mid-write (truncated,
+ * then written) is not reloaded half-written and then again whole. A changed file asks once; a
+ * file that then fails validation is not retried until it changes again.
  */
 final class ConfigWatch implements AutoCloseable {
 
@@ -22,7 +24,10 @@ final class ConfigWatch implements AutoCloseable {
     private final Duration interval;
     private final Runnable changed;
     private final Thread watcher;
-    private String seen; // the digest of the content last seen; only the watcher's thread touches it
+    // Only the watcher's thread touches these: the digest of the content last reloaded from (or
+    // started with), and of new content seen at the last look, waiting for a second look.
+    private String seen;
+    private String pending;
 
     private ConfigWatch(Path file, Duration interval, String loaded, Runnable changed) {
         this.file = file;
@@ -53,10 +58,18 @@ final class ConfigWatch implements AutoCloseable {
                 return;
             }
             String now = digest();
-            if (now != null && !now.equals(seen)) {
+            if (now == null) {
+                continue;
+            }
+            if (now.equals(seen)) {
+                pending = null;
+            } else if (now.equals(pending)) {
                 seen = now;
+                pending = null;
                 LOG.log(Level.INFO, "{0} changed: reloading", file);
                 changed.run();
+            } else {
+                pending = now;
             }
         }
     }

@@ -42,7 +42,7 @@ class ConfigWatchTest {
     }
 
     @Test
-    void aChangeMadeBeforeTheWatchStartedIsSeenAtItsFirstLook() throws Exception {
+    void aChangeMadeBeforeTheWatchStartedIsReloadedWithoutAnotherChange() throws Exception {
         Path file = Files.writeString(dir.resolve("router.yaml"), "server: { port: 0 }\n");
         String loaded = ConfigDigest.of(Files.readAllBytes(file));
         Files.writeString(file, "server: { port: 3 }\n"); // while the router was starting
