@@ -22,17 +22,12 @@ start_backends
 start_haproxy 2
 start_router "$ROUTER_HOME" 18099 19099
 
-# the floor runs with the router's own JVM options, so the JVMs differ only in the code they run
-# (lines for other Java versions left out, as bin/insika-router does)
-JAVA_MAJOR=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$JAVA_HOME/release")
-FLOOR_OPTS=$(awk -v java="$JAVA_MAJOR" '/^#/ || /^$/ { next }
-    match($0, /^[0-9]+(-[0-9]*)?:/) {
-        range = substr($0, 1, RLENGTH - 1); n = split(range, r, "-")
-        low = r[1] + 0; high = n == 1 ? low : (r[2] == "" ? 999 : r[2] + 0)
-        if (java < low || java > high) next
-        $0 = substr($0, RLENGTH + 1)
-    }
-    { printf "%s ", $0 }' "$ROUTER_HOME/conf/jvm.options")
+await_router 18099
+# The floor runs with the router's own JVM options, so the JVMs differ only in the code they run:
+# those bin/insika-router chose from conf/jvm.options for this Java, read from the router's
+# command line (it execs java), less its system properties and its AOT cache (the router's).
+FLOOR_OPTS=$(tr '\0' '\n' < "/proc/$ROUTER_PID/cmdline" | sed -n '2,/^-cp$/p' \
+    | grep -v -e '^-cp$' -e '^-D' -e '^-XX:AOTCache=' | tr '\n' ' ')
 # shellcheck disable=SC2086
 "$JAVA_HOME/bin/java" $FLOOR_OPTS -cp "$ROUTER_HOME/lib/*" bench/lean-floor/LeanFloor.java 18096 18081 18082 18083 \
     > "$WORK/floor.log" 2>&1 & FLOOR_PID=$!; PIDS+=($FLOOR_PID)
@@ -40,7 +35,6 @@ FLOOR_OPTS=$(awk -v java="$JAVA_MAJOR" '/^#/ || /^$/ { next }
 "$JAVA_HOME/bin/java" $FLOOR_OPTS -cp "$ROUTER_HOME/lib/*" bench/lean-floor/LeanFloor.java --helidon 18095 \
     18081 18082 18083 > "$WORK/hfloor.log" 2>&1 & HFLOOR_PID=$!; PIDS+=($HFLOOR_PID)
 
-await_router 18099
 for port in 18090 18096 18095; do
     for _ in $(seq 1 150); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.2; done
 done
