@@ -8,6 +8,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.WebServer;
@@ -187,9 +188,12 @@ public final class RouterServer implements AutoCloseable {
 
     // RFC 9112, section 9.6: a server that receives "Connection: close" closes the connection
     // after its response. Helidon 4.5 only echoes the header and waits for the client to close.
+    // containsToken tokenizes through a stream even when there is no Connection field (~1% of a
+    // proxied request's CPU), so it runs only when there is one.
     private static void closeWhenAsked(FilterChain chain, RoutingRequest request, RoutingResponse response) {
         chain.proceed();
-        if (request.headers().containsToken(HeaderValues.CONNECTION_CLOSE) && response.isSent()) {
+        if (request.headers().contains(HeaderNames.CONNECTION)
+                && request.headers().containsToken(HeaderValues.CONNECTION_CLOSE) && response.isSent()) {
             throw new CloseConnectionException("client asked to close");
         }
     }
