@@ -154,20 +154,21 @@ final class ResponseRelay {
         response.status(Status.create(head.status()));
         HopByHopHeaders hopByHop = HopByHopHeaders.of(head.headers());
         List<Header> headers = head.headers();
+        boolean repeats = repeatsAName(headers);
         for (int i = 0; i < headers.size(); i++) {
             Header header = headers.get(i);
             String name = header.headerName().lowerCase();
             if (FRAMING.contains(name) || hopByHop.excludes(header)) {
                 continue;
             }
-            if (indexOf(headers, name, 0) < i) {
+            if (repeats && indexOf(headers, name, 0) < i) {
                 continue; // written with its first occurrence
             }
             if (carrier.seals(name)) {
                 response.header(sealed(headers, header, carrier, backendId));
                 continue;
             }
-            if (indexOf(headers, name, i + 1) < 0) {
+            if (!repeats || indexOf(headers, name, i + 1) < 0) {
                 response.header(RelayedHeader.needed(header.get())
                         ? RelayedHeader.exact(header.headerName(), List.of(header.get()))
                         : header);
@@ -189,6 +190,22 @@ final class ResponseRelay {
         List<String> sealed = carrier.sealAnswer(headers, first.headerName().lowerCase(), backendId);
         return sealed.stream().anyMatch(RelayedHeader::needed) ? RelayedHeader.exact(first.headerName(), sealed)
                 : HeaderValues.create(first.headerName(), sealed);
+    }
+
+    // Whether a name occurs twice. Most answers repeat none, and then no field needs a search
+    // for the others of its name (n squared string comparisons per answer); a name's hash
+    // picks one of 64 bits, and only a bit already taken asks for the exact search.
+    private static boolean repeatsAName(List<Header> headers) {
+        long seen = 0;
+        for (int i = 0; i < headers.size(); i++) {
+            String name = headers.get(i).headerName().lowerCase();
+            long bit = 1L << (name.hashCode() & 63);
+            if ((seen & bit) != 0 && indexOf(headers, name, 0) < i) {
+                return true;
+            }
+            seen |= bit;
+        }
+        return false;
     }
 
     // The index of the first header of this (lower-case) name at or after from, or -1.

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.net.ProtocolException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 
@@ -64,16 +66,16 @@ public record ResponseHead(int status, List<Header> headers, boolean keepAlive) 
 
     private static ResponseHead readOne(WireInput input) throws IOException {
         LineReader lines = new LineReader(input);
-        String statusLine = lines.next();
-        int status = parseStatusLine(statusLine);
-        boolean http11 = statusLine.charAt(7) == '1';
+        lines.next();
+        int status = parseStatusLine(lines);
+        boolean http11 = lines.bytes[lines.start + 7] == '1';
         List<Header> headers = new ArrayList<>(12);
         boolean close = !http11;
-        for (String line = lines.next(); !line.isEmpty(); line = lines.next()) {
+        while (lines.next()) {
             if (headers.size() == MAX_FIELDS) {
                 throw new ProtocolException("more than " + MAX_FIELDS + " header fields");
             }
-            Header header = parseField(line);
+            Header header = parseField(lines);
             headers.add(header);
             if (header.headerName().equals(HeaderNames.CONNECTION)) {
                 for (String token : header.get().split(",")) {
@@ -86,40 +88,65 @@ public record ResponseHead(int status, List<Header> headers, boolean keepAlive) 
                 }
             }
         }
-        return new ResponseHead(status, List.copyOf(headers), !close);
+        return new ResponseHead(status, Collections.unmodifiableList(headers), !close);
     }
 
     // status-line = HTTP-version SP status-code SP [ reason-phrase ]; a missing last SP is taken too
-    private static int parseStatusLine(String line) throws ProtocolException {
-        if (line.length() < 12 || !line.startsWith("HTTP/1.") || (line.charAt(7) != '0' && line.charAt(7) != '1')
-                || line.charAt(8) != ' ' || (line.length() > 12 && line.charAt(12) != ' ')) {
-            throw new ProtocolException("not an HTTP/1.x status line: " + HttpSyntax.printable(line));
+    private static int parseStatusLine(LineReader line) throws ProtocolException {
+        byte[] b = line.bytes;
+        int at = line.start;
+        int length = line.end - at;
+        if (length < 12 || b[at] != 'H' || b[at + 1] != 'T' || b[at + 2] != 'T' || b[at + 3] != 'P' || b[at + 4] != '/'
+                || b[at + 5] != '1' || b[at + 6] != '.' || (b[at + 7] != '0' && b[at + 7] != '1') || b[at + 8] != ' '
+                || (length > 12 && b[at + 12] != ' ')) {
+            throw new ProtocolException("not an HTTP/1.x status line: " + HttpSyntax.printable(line.text()));
         }
         int status = 0;
-        for (int i = 9; i < 12; i++) {
-            char c = line.charAt(i);
+        for (int i = at + 9; i < at + 12; i++) {
+            int c = b[i];
             if (c < '0' || c > '9') {
-                throw new ProtocolException("bad status code: " + HttpSyntax.printable(line));
+                throw new ProtocolException("bad status code: " + HttpSyntax.printable(line.text()));
             }
             status = status * 10 + (c - '0');
         }
         if (status < 100) {
-            throw new ProtocolException("bad status code: " + HttpSyntax.printable(line));
+            throw new ProtocolException("bad status code: " + HttpSyntax.printable(line.text()));
         }
-        for (int i = 13; i < line.length(); i++) {
-            if (!HttpSyntax.isFieldValueChar(line.charAt(i))) {
-                throw new ProtocolException("control character in the reason phrase: " + HttpSyntax.printable(line));
+        for (int i = at + 13; i < line.end; i++) {
+            if (!HttpSyntax.isFieldValueChar(b[i] & 0xff)) {
+                throw new ProtocolException("control character in the reason phrase: "
+                        + HttpSyntax.printable(line.text()));
             }
         }
         return status;
     }
 
-    private static Header parseField(String line) throws ProtocolException {
-        if (!isFieldLine(line)) {
-            throw new ProtocolException("malformed header line: " + HttpSyntax.printable(line));
+    // The same rules as isFieldLine, on the line's bytes: the name and the value are the only
+    // copies made of it.
+    private static Header parseField(LineReader line) throws ProtocolException {
+        byte[] b = line.bytes;
+        int colon = line.start;
+        while (colon < line.end && HttpSyntax.isTokenChar(b[colon])) {
+            colon++;
         }
-        int colon = line.indexOf(':');
-        return HeaderValues.create(HeaderNames.create(line.substring(0, colon)), strip(line, colon + 1));
+        if (colon == line.start || colon == line.end || b[colon] != ':') {
+            throw new ProtocolException("malformed header line: " + HttpSyntax.printable(line.text()));
+        }
+        for (int i = colon + 1; i < line.end; i++) {
+            if (!HttpSyntax.isFieldValueChar(b[i] & 0xff)) {
+                throw new ProtocolException("malformed header line: " + HttpSyntax.printable(line.text()));
+            }
+        }
+        int from = colon + 1;
+        int to = line.end;
+        while (from < to && (b[from] == ' ' || b[from] == '\t')) {
+            from++;
+        }
+        while (to > from && (b[to - 1] == ' ' || b[to - 1] == '\t')) {
+            to--;
+        }
+        return HeaderValues.create(HeaderNames.create(new String(b, line.start, colon - line.start, StandardCharsets.ISO_8859_1)),
+                new String(b, from, to - from, StandardCharsets.ISO_8859_1));
     }
 
     /**
@@ -143,18 +170,6 @@ public record ResponseHead(int status, List<Header> headers, boolean keepAlive) 
         return true;
     }
 
-    private static String strip(String line, int from) {
-        int start = from;
-        int end = line.length();
-        while (start < end && (line.charAt(start) == ' ' || line.charAt(start) == '\t')) {
-            start++;
-        }
-        while (end > start && (line.charAt(end - 1) == ' ' || line.charAt(end - 1) == '\t')) {
-            end--;
-        }
-        return line.substring(start, end);
-    }
-
     /** The values of the fields of one name, as received: used for the framing headers. */
     public List<String> values(String lowerCaseName) {
         List<String> values = new ArrayList<>(1);
@@ -166,47 +181,72 @@ public record ResponseHead(int status, List<Header> headers, boolean keepAlive) 
         return values;
     }
 
-    // Lines end in LF, with the CR before it if there is one.
+    // Lines end in LF, with the CR before it if there is one. A line wholly in the connection's
+    // buffer (nearly always) is parsed where it lies; one split across reads is gathered first.
     // Bytes are taken as ISO-8859-1, so every octet of a field value survives to the client.
     private static final class LineReader {
         private final WireInput input;
         private int total;
+        private byte[] gathered;
+        // the current line, without its CR LF: bytes[start, end)
+        byte[] bytes;
+        int start;
+        int end;
 
         LineReader(WireInput input) {
             this.input = input;
         }
 
-        String next() throws IOException {
-            StringBuilder line = null;
+        /** Reads the next line; false when it is the empty line that ends the head. */
+        boolean next() throws IOException {
+            int length = 0;
             while (true) {
                 input.require();
                 byte[] buffer = input.buffer();
-                int start = input.position();
-                int end = input.limit();
-                int lf = start;
-                while (lf < end && buffer[lf] != '\n') {
+                int from = input.position();
+                int limit = input.limit();
+                int lf = from;
+                while (lf < limit && buffer[lf] != '\n') {
                     lf++;
                 }
-                int taken = lf - start;
-                total += taken + (lf < end ? 1 : 0);
+                int taken = lf - from;
+                total += taken + (lf < limit ? 1 : 0);
                 if (total > MAX_HEAD_BYTES) {
                     throw new ProtocolException("response head longer than " + MAX_HEAD_BYTES + " bytes");
                 }
-                String part = new String(buffer, start, taken, StandardCharsets.ISO_8859_1);
-                if (lf < end) {
+                if (lf < limit && length == 0) {
+                    bytes = buffer;
+                    start = from;
+                    end = lf;
                     input.consume(taken + 1);
-                    String whole = line == null ? part : line.append(part).toString();
-                    return withoutCr(whole);
+                    break;
+                }
+                if (gathered == null || gathered.length < length + taken) {
+                    gathered = Arrays.copyOf(gathered == null ? new byte[0] : gathered,
+                            Math.max(length + taken, 2 * length + 256));
+                }
+                System.arraycopy(buffer, from, gathered, length, taken);
+                length += taken;
+                if (lf < limit) {
+                    input.consume(taken + 1);
+                    bytes = gathered;
+                    start = 0;
+                    end = length;
+                    break;
                 }
                 input.consume(taken);
-                line = (line == null ? new StringBuilder() : line).append(part);
             }
+            // A CR left elsewhere in the line is a control character, which the status line and
+            // field checks refuse
+            if (end > start && bytes[end - 1] == '\r') {
+                end--;
+            }
+            return end > start;
         }
 
-        // A CR left elsewhere in the line is a control character, which the status line and
-        // field checks refuse
-        private static String withoutCr(String line) {
-            return line.endsWith("\r") ? line.substring(0, line.length() - 1) : line;
+        /** The line as text, for an error message. */
+        String text() {
+            return new String(bytes, start, end - start, StandardCharsets.ISO_8859_1);
         }
     }
 }
