@@ -54,7 +54,7 @@ final class HopByHopHeaders {
         }
         Set<String> named = new HashSet<>();
         addTokens(headers.get(HeaderNames.CONNECTION).allValues(), named);
-        return new HopByHopHeaders(named, false);
+        return named.isEmpty() ? FIXED : new HopByHopHeaders(named, false);
     }
 
     /** The hop-by-hop headers of a backend's answer, from its header fields as received. */
@@ -66,16 +66,22 @@ final class HopByHopHeaders {
                 addTokens(header.allValues(), named);
             }
         }
-        return named == null ? FIXED : new HopByHopHeaders(named, false);
+        return named == null || named.isEmpty() ? FIXED : new HopByHopHeaders(named, false);
     }
 
+    // Tokens that name a field excluded anyway (keep-alive, nearly every answer's one token)
+    // are left out, so such a message shares FIXED.
     private static void addTokens(List<String> values, Set<String> named) {
         for (String value : values) {
-            for (String token : value.split(",")) {
-                String name = token.trim();
-                if (!name.isEmpty()) {
-                    named.add(name.toLowerCase(Locale.ROOT));
+            int from = 0;
+            while (from <= value.length()) {
+                int comma = value.indexOf(',', from);
+                int end = comma < 0 ? value.length() : comma;
+                String name = value.substring(from, end).trim().toLowerCase(Locale.ROOT);
+                if (!name.isEmpty() && !ALWAYS.contains(name)) {
+                    named.add(name);
                 }
+                from = end + 1;
             }
         }
     }

@@ -40,6 +40,15 @@ final class ResponseRelay {
 
     // Framing is the router's to decide (above); these never pass as the backend wrote them.
     private static final Set<String> FRAMING = Set.of("content-length", "transfer-encoding");
+    // Every status a head can carry (100 to 999), made once: Status.create looks the code up
+    // each time.
+    private static final Status[] STATUSES = new Status[1000];
+
+    static {
+        for (int code = 100; code < STATUSES.length; code++) {
+            STATUSES[code] = Status.create(code);
+        }
+    }
 
     private ResponseRelay() {
     }
@@ -151,7 +160,7 @@ final class ResponseRelay {
     // name and hold no obs-text: those headers go to Helidon as they were parsed.
     private static void startAnswer(ServerResponse response, ResponseHead head, SessionCarrier carrier,
                                     String backendId) throws SessionCarrier.Unsealable {
-        response.status(Status.create(head.status()));
+        response.status(STATUSES[head.status()]);
         HopByHopHeaders hopByHop = HopByHopHeaders.of(head.headers());
         List<Header> headers = head.headers();
         boolean repeats = repeatsAName(headers);

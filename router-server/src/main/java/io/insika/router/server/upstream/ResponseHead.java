@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 
 import io.helidon.http.Header;
+import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 
@@ -45,6 +46,17 @@ public record ResponseHead(int status, List<Header> headers, boolean keepAlive) 
     static final int MAX_FIELDS = 256;
     /** Most interim answers accepted before the final one. */
     static final int MAX_INTERIM = 16;
+
+    // The names answers carry most, as Helidon spells them: one of these, byte for byte, is its
+    // HeaderName with no string made or map looked up; any other goes through HeaderNames.create,
+    // which finds the same constant for other spellings.
+    private static final HeaderName[] COMMON = {HeaderNames.CONTENT_TYPE, HeaderNames.CONTENT_LENGTH, HeaderNames.DATE,
+        HeaderNames.SERVER, HeaderNames.CONNECTION, HeaderNames.TRANSFER_ENCODING,
+        HeaderNames.CACHE_CONTROL, HeaderNames.SET_COOKIE, HeaderNames.ETAG, HeaderNames.LAST_MODIFIED,
+        HeaderNames.VARY, HeaderNames.CONTENT_ENCODING, HeaderNames.ACCEPT_RANGES, HeaderNames.EXPIRES,
+        HeaderNames.LOCATION};
+    private static final byte[][] COMMON_SPELLING = Arrays.stream(COMMON)
+            .map(name -> name.defaultCase().getBytes(StandardCharsets.ISO_8859_1)).toArray(byte[][]::new);
 
     /**
      * Reads the final answer's head.
@@ -145,8 +157,18 @@ public record ResponseHead(int status, List<Header> headers, boolean keepAlive) 
         while (to > from && (b[to - 1] == ' ' || b[to - 1] == '\t')) {
             to--;
         }
-        return HeaderValues.create(HeaderNames.create(new String(b, line.start, colon - line.start, StandardCharsets.ISO_8859_1)),
-                new String(b, from, to - from, StandardCharsets.ISO_8859_1));
+        return HeaderValues.create(name(b, line.start, colon), new String(b, from, to - from, StandardCharsets.ISO_8859_1));
+    }
+
+    private static HeaderName name(byte[] bytes, int from, int to) {
+        int length = to - from;
+        for (int i = 0; i < COMMON.length; i++) {
+            byte[] spelling = COMMON_SPELLING[i];
+            if (spelling.length == length && Arrays.equals(bytes, from, to, spelling, 0, length)) {
+                return COMMON[i];
+            }
+        }
+        return HeaderNames.create(new String(bytes, from, length, StandardCharsets.ISO_8859_1));
     }
 
     /**

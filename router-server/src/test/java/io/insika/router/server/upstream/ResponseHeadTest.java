@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import io.helidon.http.Header;
+import io.helidon.http.HeaderNames;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -47,6 +48,21 @@ class ResponseHeadTest {
                 "X-Obs=caf\u00e9", "X-Empty="));
         input.require();
         assertThat("the body starts right after the head", (char) input.buffer()[input.position()], is('r'));
+    }
+
+    @Test
+    void aKnownNameIsHelidonsOwnHowEverItIsSpeltAndAnyOtherKeepsItsSpelling() throws IOException {
+        byte[] answer = ("HTTP/1.1 200 OK\r\nContent-Type: a\r\ncontent-type: b\r\nETag: \"1\"\r\n"
+                + "X-Custom-Thing: c\r\nContent-Typo: d\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
+
+        List<Header> headers = ResponseHead.read(new Http1FuzzTest.ArrayInput(answer, 16)).headers();
+
+        assertThat(headers.get(0).headerName() == HeaderNames.CONTENT_TYPE, is(true));
+        assertThat(headers.get(1).headerName() == HeaderNames.CONTENT_TYPE, is(true));
+        assertThat(headers.get(2).headerName() == HeaderNames.ETAG, is(true));
+        assertThat(headers.get(3).name(), is("X-Custom-Thing"));
+        assertThat(headers.get(3).headerName().lowerCase(), is("x-custom-thing"));
+        assertThat(headers.get(4).name(), is("Content-Typo"));
     }
 
     @ParameterizedTest(name = "{0} bytes per read")
