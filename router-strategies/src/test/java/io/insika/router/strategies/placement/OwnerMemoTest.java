@@ -55,6 +55,39 @@ class OwnerMemoTest {
     }
 
     @Test
+    void eightKeysSharingASetAreAllRememberedAndANinthTakesOneOfTheirEntries() {
+        OwnerMemo memo = new OwnerMemo(byLength);
+        List<String> sharing = sharingOneHash(4); // 16 keys of 8 chars, one String.hashCode
+
+        for (int round = 0; round < 3; round++) {
+            sharing.subList(0, 8).forEach(memo::ownerOf);
+        }
+        assertThat("each placed once", placed, is(sharing.subList(0, 8)));
+
+        memo.ownerOf(sharing.get(8));
+        placed.clear();
+        for (int round = 0; round < 3; round++) {
+            sharing.subList(0, 9).forEach(memo::ownerOf);
+        }
+        assertThat("nine keys in eight entries: some placed again each round", placed.isEmpty(), is(false));
+        assertThat("but never all of them", placed.size() < 27, is(true));
+    }
+
+    // All 2^blocks keys of that many "Aa" or "BB" blocks
+    private static List<String> sharingOneHash(int blocks) {
+        List<String> keys = new ArrayList<>(List.of(""));
+        for (int i = 0; i < blocks; i++) {
+            List<String> longer = new ArrayList<>();
+            for (String key : keys) {
+                longer.add(key + "Aa");
+                longer.add(key + "BB");
+            }
+            keys = longer;
+        }
+        return keys;
+    }
+
+    @Test
     void aThirdKeyInASetTakesAnEntryAndEveryKeyKeepsItsOwnOwner() {
         OwnerMemo memo = new OwnerMemo(key -> key.indexOf('B'));
 
