@@ -30,6 +30,9 @@ if [ -n "${BASELINE_HOME:-}" ]; then
 fi
 
 run() { # name port connections
+    # 3 s of the same load first: without it the target measured first after the warm-ups read
+    # ~10% low at c32, whichever it was (session 9), so the order alone moved the comparison
+    wrk -t2 -c"$3" -d3s -s bench/sessions.lua "http://127.0.0.1:$2" > /dev/null
     wrk -t2 -c"$3" -d"${DURATION}s" --latency -s bench/sessions.lua "http://127.0.0.1:$2" > "$OUT/$1-c$3.txt"
     local rps p50 p99
     rps=$(awk '/Requests\/sec/ {print $2}' "$OUT/$1-c$3.txt")
