@@ -78,7 +78,7 @@ public record ResponseHead(int status, List<Header> headers, boolean keepAlive) 
 
     private static ResponseHead readOne(WireInput input) throws IOException {
         LineReader lines = new LineReader(input);
-        lines.next();
+        lines.next(); // the status line; an empty one fails its check below
         int status = parseStatusLine(lines);
         boolean http11 = lines.bytes[lines.start + 7] == '1';
         List<Header> headers = new ArrayList<>(12);
