@@ -36,8 +36,8 @@ for round in $(seq 1 "$ROUNDS"); do
     fi
 done | tee "$WORK/rounds.txt"
 # means over the rounds, and in how many rounds the new build used less CPU per request
-awk '{ cpu[$1] += $6; rps[$1] += $4; n[$1]++; if ($1 == "new") last = $6; else prev = $6
-       if (n["new"] == n["previous"] && n["new"] > 0 && NR % 2 == 0) better += (last < prev) }
+awk '{ cpu[$1] += $6; rps[$1] += $4; n[$1]++; round[$1] = $6 }
+     NR % 2 == 0 { better += round["new"] < round["previous"] }
      END { printf "mean: new %.1f us, previous %.1f us per request (%.3fx), requests/s %.3fx; new better in %d rounds of %d\n",
                   cpu["new"] / n["new"], cpu["previous"] / n["previous"], cpu["new"] / cpu["previous"],
                   rps["new"] / rps["previous"], better, n["new"] }' "$WORK/rounds.txt"

@@ -8,8 +8,9 @@
 #        BASELINE_HOME=/path/to/an/unpacked/insika-router bench/proxy-bench.sh
 #        also measures that build (say, the last commit's) beside this one, as "baseline": the way
 #        to see what a change costs on a noisy machine. It runs last unless ORDER names it
-#        ("baseline router haproxy direct"): the last slot's machine is warmer, so swap the two
-#        between runs before reading router / baseline as a cost.
+#        ("baseline router haproxy direct"); each target gets 3 s of load right before it is
+#        measured, but swap the two between runs all the same before reading router / baseline
+#        as a cost.
 # Needs: wrk, nginx, haproxy (Debian packages; installed when missing) and a built distribution
 # (./mvnw -B -q package -DskipTests). Traffic stays on 127.0.0.1. Results: bench/results/.
 set -euo pipefail

@@ -120,8 +120,8 @@ final class ClientStallWatchdog implements AutoCloseable {
         private boolean done;    // guarded by this
         private boolean expired; // guarded by this
 
-        Call(long limitNanos) {
-            this.limitNanos = limitNanos;
+        Call(Duration limit) {
+            this.limitNanos = limit.toNanos();
         }
 
         synchronized void expire() {
@@ -151,15 +151,11 @@ final class ClientStallWatchdog implements AutoCloseable {
     }
 
     /** One direction: its limit, its counter and what a cut call throws. */
-    private record Direction(Duration limit, long limitNanos, LongAdder cut,
-                             Function<Duration, SocketTimeoutException> failure) {
-        Direction(Duration limit, LongAdder cut, Function<Duration, SocketTimeoutException> failure) {
-            this(limit, limit.toNanos(), cut, failure);
-        }
+    private record Direction(Duration limit, LongAdder cut, Function<Duration, SocketTimeoutException> failure) {
     }
 
     private long watched(Direction direction, Blocking blocking) throws IOException {
-        Call call = new Call(direction.limitNanos());
+        Call call = new Call(direction.limit());
         begin(call);
         long result;
         try {

@@ -57,6 +57,7 @@ public record ResponseHead(int status, List<Header> headers, boolean keepAlive) 
         HeaderNames.LOCATION};
     private static final byte[][] COMMON_SPELLING = Arrays.stream(COMMON)
             .map(name -> name.defaultCase().getBytes(StandardCharsets.ISO_8859_1)).toArray(byte[][]::new);
+    private static final byte[] HTTP_1 = "HTTP/1.".getBytes(StandardCharsets.ISO_8859_1);
 
     /**
      * Reads the final answer's head.
@@ -108,9 +109,8 @@ public record ResponseHead(int status, List<Header> headers, boolean keepAlive) 
         byte[] b = line.bytes;
         int at = line.start;
         int length = line.end - at;
-        if (length < 12 || b[at] != 'H' || b[at + 1] != 'T' || b[at + 2] != 'T' || b[at + 3] != 'P' || b[at + 4] != '/'
-                || b[at + 5] != '1' || b[at + 6] != '.' || (b[at + 7] != '0' && b[at + 7] != '1') || b[at + 8] != ' '
-                || (length > 12 && b[at + 12] != ' ')) {
+        if (length < 12 || !Arrays.equals(b, at, at + HTTP_1.length, HTTP_1, 0, HTTP_1.length)
+                || (b[at + 7] != '0' && b[at + 7] != '1') || b[at + 8] != ' ' || (length > 12 && b[at + 12] != ' ')) {
             throw new ProtocolException("not an HTTP/1.x status line: " + HttpSyntax.printable(line.text()));
         }
         int status = 0;
@@ -133,21 +133,11 @@ public record ResponseHead(int status, List<Header> headers, boolean keepAlive) 
         return status;
     }
 
-    // The same rules as isFieldLine, on the line's bytes: the name and the value are the only
-    // copies made of it.
     private static Header parseField(LineReader line) throws ProtocolException {
         byte[] b = line.bytes;
-        int colon = line.start;
-        while (colon < line.end && HttpSyntax.isTokenChar(b[colon])) {
-            colon++;
-        }
-        if (colon == line.start || colon == line.end || b[colon] != ':') {
+        int colon = fieldColon(b, line.start, line.end);
+        if (colon < 0) {
             throw new ProtocolException("malformed header line: " + HttpSyntax.printable(line.text()));
-        }
-        for (int i = colon + 1; i < line.end; i++) {
-            if (!HttpSyntax.isFieldValueChar(b[i] & 0xff)) {
-                throw new ProtocolException("malformed header line: " + HttpSyntax.printable(line.text()));
-            }
         }
         int from = colon + 1;
         int to = line.end;
@@ -174,22 +164,37 @@ public record ResponseHead(int status, List<Header> headers, boolean keepAlive) 
     /**
      * field-line = field-name ":" OWS field-value OWS: a token right before the colon (so no
      * obs-fold, no whitespace or other non-token character in the name), no control character
-     * but HTAB in the value. Trailer fields are held to the same.
+     * but HTAB in the value.
+     *
+     * @return the colon's index, or -1 if bytes[start, end) is not a field line
      */
-    static boolean isFieldLine(String line) {
-        int colon = 0;
-        while (colon < line.length() && HttpSyntax.isTokenChar(line.charAt(colon))) {
+    private static int fieldColon(byte[] bytes, int start, int end) {
+        int colon = start;
+        while (colon < end && HttpSyntax.isTokenChar(bytes[colon])) {
             colon++;
         }
-        if (colon == 0 || colon == line.length() || line.charAt(colon) != ':') {
-            return false;
+        if (colon == start || colon == end || bytes[colon] != ':') {
+            return -1;
         }
-        for (int i = colon + 1; i < line.length(); i++) {
-            if (!HttpSyntax.isFieldValueChar(line.charAt(i))) {
-                return false;
+        for (int i = colon + 1; i < end; i++) {
+            if (!HttpSyntax.isFieldValueChar(bytes[i] & 0xff)) {
+                return -1;
             }
         }
-        return true;
+        return colon;
+    }
+
+    /** {@link #fieldColon}'s rule for a line read as ISO-8859-1 text: trailer fields are held to it too. */
+    static boolean isFieldLine(String line) {
+        byte[] bytes = new byte[line.length()];
+        for (int i = 0; i < bytes.length; i++) {
+            char c = line.charAt(i);
+            if (c > 0xff) {
+                return false;
+            }
+            bytes[i] = (byte) c;
+        }
+        return fieldColon(bytes, 0, bytes.length) >= 0;
     }
 
     /** The values of the fields of one name, as received: used for the framing headers. */
@@ -243,9 +248,10 @@ public record ResponseHead(int status, List<Header> headers, boolean keepAlive) 
                     input.consume(taken + 1);
                     break;
                 }
-                if (gathered == null || gathered.length < length + taken) {
-                    gathered = Arrays.copyOf(gathered == null ? new byte[0] : gathered,
-                            Math.max(length + taken, 2 * length + 256));
+                if (gathered == null) {
+                    gathered = new byte[Math.max(256, taken)];
+                } else if (gathered.length < length + taken) {
+                    gathered = Arrays.copyOf(gathered, Math.max(length + taken, 2 * gathered.length));
                 }
                 System.arraycopy(buffer, from, gathered, length, taken);
                 length += taken;

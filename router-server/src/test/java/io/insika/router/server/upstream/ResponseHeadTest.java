@@ -106,6 +106,32 @@ class ResponseHeadTest {
         assertThat(refused.getMessage(), containsString("longer than"));
     }
 
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"Bad Name: x", "X-T : x", "X-T: a\rb", "X-T: a\u0001b", "no-colon"})
+    void aTrailerFieldIsHeldToTheHeadsRule(String trailer) throws IOException {
+        byte[] answer = ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n" + trailer
+                + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
+        Http1FuzzTest.ArrayInput input = new Http1FuzzTest.ArrayInput(answer, 7);
+        ResponseBody body = ResponseBody.of(input, ResponseHead.read(input), false);
+        byte[] buffer = new byte[64];
+
+        assertThat(body.read(buffer), is(5));
+        assertThrows(ProtocolException.class, () -> body.read(buffer));
+    }
+
+    @Test
+    void aWellFormedTrailerEndsTheBody() throws IOException {
+        byte[] answer = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\nX-T: caf\u00e9\r\n\r\n"
+                .getBytes(StandardCharsets.ISO_8859_1);
+        Http1FuzzTest.ArrayInput input = new Http1FuzzTest.ArrayInput(answer, 7);
+        ResponseBody body = ResponseBody.of(input, ResponseHead.read(input), false);
+        byte[] buffer = new byte[64];
+
+        assertThat(body.read(buffer), is(5));
+        assertThat(body.read(buffer), is(-1));
+        assertThat(body.complete(), is(true));
+    }
+
     private static String field(Header header) {
         return header.name() + "=" + header.get();
     }

@@ -10,8 +10,8 @@ import java.util.function.ToIntFunction;
  * <p>8192 entries of a key and the owner (index in id order) the placement gave it, in sets of
  * eight: a key has one set, chosen by its {@code String} hash; a key found in none of its
  * entries is placed again and takes a free entry of the set, or a random one (one write, where
- * keeping the set in recency order moved all eight on every miss, which cost a new key ~150 ns
- * at N = 1000). Eight ways rather than two: 4096 sessions in turn (the benchmark's warm case)
+ * keeping the set in recency order moved all eight on every miss, which cost a new key
+ * 100-150 ns more at N = 1000). Eight ways rather than two: 4096 sessions in turn (the benchmark's warm case)
  * missed 27% of the time in 2-way sets (a set shared by three keys or more), about 5% in 8-way
  * ones, for the same memory; the set's hashes share a cache line, so a lookup reads no more.
  * The answer is always the
