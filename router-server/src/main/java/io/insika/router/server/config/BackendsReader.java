@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import io.helidon.config.Config;
 import io.insika.router.api.Backend;
 import io.insika.router.server.backends.BackendCapacity;
 import io.insika.router.server.backends.BackendLimits;
@@ -48,10 +47,10 @@ final class BackendsReader {
     BackendSource read() {
         defaults = new BackendLimits(reader.read(Settings.BACKEND_MAX_REQUESTS), reader.read(Settings.BACKEND_MAX_TUNNELS));
         EnvironmentOverrides environment = reader.environment();
-        Config yaml = reader.root().get("backends");
+        YamlNode yaml = reader.root().get("backends");
         boolean yamlStatic = yaml.get("static").exists();
         boolean yamlDns = yaml.get("dns").exists();
-        if (yaml.exists() && yaml.type() != Config.Type.OBJECT) {
+        if (yaml.exists() && yaml.type() != YamlNode.Type.OBJECT) {
             reader.problem("backends", SettingReader.describe(yaml), "a mapping with either static or dns");
         }
         if (environment.isSet(Settings.BACKENDS_STATIC) && environment.isSet(Settings.DNS_NAME)) {
@@ -115,18 +114,18 @@ final class BackendsReader {
         return backends;
     }
 
-    private List<Backend> fromYaml(Config list) {
-        if (list.type() != Config.Type.LIST) {
+    private List<Backend> fromYaml(YamlNode list) {
+        if (list.type() != YamlNode.Type.LIST) {
             reader.problem(Settings.BACKENDS_STATIC.key(), SettingReader.describe(list), "a list of " + URL_FORM + " URLs");
             return List.of();
         }
         List<Backend> backends = new ArrayList<>();
         Map<String, String> seen = new HashMap<>();
-        List<Config> entries = list.asNodeList().orElse(List.of());
+        List<YamlNode> entries = list.children();
         for (int i = 0; i < entries.size(); i++) {
-            Config entry = entries.get(i);
+            YamlNode entry = entries.get(i);
             String label = "backends.static[" + i + "]";
-            if (entry.type() == Config.Type.OBJECT) {
+            if (entry.type() == YamlNode.Type.OBJECT) {
                 Optional<String> url = reader.scalar(entry.get("url"), label + ".url");
                 int weight = reader.scalar(entry.get("weight"), label + ".weight")
                         .flatMap(text -> reader.parse(label + ".weight", text, WEIGHT))
@@ -170,7 +169,7 @@ final class BackendsReader {
         }
     }
 
-    private Optional<Integer> slots(Config entry, String label, String key) {
+    private Optional<Integer> slots(YamlNode entry, String label, String key) {
         return reader.scalar(entry.get(key), label + "." + key)
                 .flatMap(text -> reader.parse(label + "." + key, text, SLOTS));
     }

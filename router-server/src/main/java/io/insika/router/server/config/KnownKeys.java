@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
 
-import io.helidon.config.Config;
 
 /**
  * The YAML's schema, walked against the tree so that a misspelt key ({@code strategey},
@@ -53,7 +52,7 @@ final class KnownKeys {
      * @param root     the YAML tree
      * @param problems where each unknown key is added, one line each
      */
-    static void check(Config root, List<String> problems) {
+    static void check(YamlNode root, List<String> problems) {
         walk(root, SCHEMA, "", problems);
     }
 
@@ -88,12 +87,12 @@ final class KnownKeys {
         return new Fields(Map.copyOf(fields));
     }
 
-    private static void walk(Config node, Shape shape, String path, List<String> problems) {
+    private static void walk(YamlNode node, Shape shape, String path, List<String> problems) {
         switch (shape) {
-            case Fields fields when node.type() == Config.Type.OBJECT -> {
-                List<Config> children = new java.util.ArrayList<>(node.asNodeList().orElse(List.of()));
-                children.sort(java.util.Comparator.comparing(Config::name));
-                for (Config child : children) {
+            case Fields fields when node.type() == YamlNode.Type.OBJECT -> {
+                List<YamlNode> children = new java.util.ArrayList<>(node.children());
+                children.sort(java.util.Comparator.comparing(YamlNode::name));
+                for (YamlNode child : children) {
                     String childPath = path.isEmpty() ? child.name() : path + "." + child.name();
                     Shape childShape = fields.fields().get(child.name());
                     if (childShape == null) {
@@ -104,8 +103,8 @@ final class KnownKeys {
                     }
                 }
             }
-            case Items items when node.type() == Config.Type.LIST -> {
-                List<Config> children = node.asNodeList().orElse(List.of());
+            case Items items when node.type() == YamlNode.Type.LIST -> {
+                List<YamlNode> children = node.children();
                 for (int i = 0; i < children.size(); i++) {
                     walk(children.get(i), items.item(), path + "[" + i + "]", problems);
                 }

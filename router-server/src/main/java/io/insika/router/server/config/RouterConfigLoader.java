@@ -3,6 +3,8 @@ package io.insika.router.server.config;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
@@ -13,10 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import io.helidon.common.media.type.MediaTypes;
-import io.helidon.config.Config;
-import io.helidon.config.ConfigSources;
-import io.helidon.config.spi.ConfigSource;
 import io.insika.router.api.PluginOptions;
 import io.insika.router.server.ServerSettings;
 import io.insika.router.server.backends.BackendCapacity;
@@ -62,7 +60,7 @@ public final class RouterConfigLoader {
         EnvironmentOverrides overrides = EnvironmentOverrides.of(environment);
         Optional<Path> file = commandLineFile.or(() -> overrides.get(EnvironmentOverrides.CONFIG).map(Path::of));
         FileRead read = read(file, commandLineFile.isPresent() ? "--config" : EnvironmentOverrides.CONFIG);
-        Config root = read.root();
+        YamlNode root = read.root();
         SettingReader reader = new SettingReader(root, overrides, file.isPresent() ? ValueSource.YAML : ValueSource.DEFAULT);
         KnownKeys.check(root, reader.problems());
 
@@ -137,14 +135,14 @@ public final class RouterConfigLoader {
     /** Options written for the YAML's strategy; none when the environment switched to another. */
     private static PluginOptions strategyOptions(SettingReader reader, String effectiveName) {
         String key = Settings.STRATEGY_OPTIONS.key();
-        Config options = reader.root().get(key);
+        YamlNode options = reader.root().get(key);
         String yamlName = reader.root().get(Settings.STRATEGY.key()).asString().orElse(Settings.STRATEGY.fallback()).trim();
         if (!options.exists() || !yamlName.equals(effectiveName)) {
             reader.origin(key, ValueSource.DEFAULT);
             return PluginOptions.of(key, Map.of());
         }
         reader.origin(key, reader.fileSource());
-        if (options.type() != Config.Type.OBJECT) {
+        if (options.type() != YamlNode.Type.OBJECT) {
             reader.problem(key, SettingReader.describe(options), "a mapping of option names to values");
             return PluginOptions.of(key, Map.of());
         }
@@ -152,45 +150,41 @@ public final class RouterConfigLoader {
     }
 
     /** The tree read, and the SHA-256 of the file's bytes (empty for the embedded default). */
-    private record FileRead(Config root, Optional<String> sha256) {
+    private record FileRead(YamlNode root, Optional<String> sha256) {
     }
 
     private static FileRead read(Optional<Path> file, String givenBy) {
-        ConfigSource source;
-        Optional<String> sha256 = Optional.empty();
-        if (file.isPresent()) {
-            if (!Files.isRegularFile(file.get()) || !Files.isReadable(file.get())) {
-                throw new ConfigException(List.of(givenBy + ": [" + file.get() + "] (expected: a readable YAML file)"));
-            }
-            // Read here and named YAML, not ConfigSources.file: that guesses the media type from the
-            // file name through Helidon's detectors, 30 ms of start-up to learn what the docs say.
-            try {
-                byte[] bytes = Files.readAllBytes(file.get());
-                // strict: a byte that is not UTF-8 is an error, never a replacement character
-                String text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
-                source = ConfigSources.create(text, MediaTypes.APPLICATION_X_YAML);
-                sha256 = Optional.of(ConfigDigest.of(bytes));
-            } catch (CharacterCodingException e) {
-                throw new ConfigException(List.of(givenBy + ": [" + file.get() + "] (expected: YAML in UTF-8; found"
-                        + " bytes that are not UTF-8)"));
-            } catch (IOException e) {
-                throw new ConfigException(List.of(givenBy + ": [" + file.get() + "] cannot be read: " + e));
-            }
-        } else {
-            source = ConfigSources.classpath(EMBEDDED_DEFAULT).build();
+        if (file.isEmpty()) {
+            return new FileRead(YamlNode.parse(embeddedDefault(), EMBEDDED_DEFAULT), Optional.empty());
         }
+        if (!Files.isRegularFile(file.get()) || !Files.isReadable(file.get())) {
+            throw new ConfigException(List.of(givenBy + ": [" + file.get() + "] (expected: a readable YAML file)"));
+        }
+        byte[] bytes;
         try {
-            // only the file: Helidon's own environment and system-property mapping would bypass ours
-            return new FileRead(Config.builder()
-                    .sources(() -> source)
-                    .disableEnvironmentVariablesSource()
-                    .disableSystemPropertiesSource()
-                    .disableValueResolving()
-                    .disableKeyResolving()
-                    .disableCaching()
-                    .build(), sha256);
-        } catch (RuntimeException e) {
-            throw new ConfigException(List.of(YamlSyntax.describe(file.map(Path::toString).orElse(EMBEDDED_DEFAULT), e)));
+            bytes = Files.readAllBytes(file.get());
+        } catch (IOException e) {
+            throw new ConfigException(List.of(givenBy + ": [" + file.get() + "] cannot be read: " + e));
+        }
+        String text;
+        try {
+            // strict: a byte that is not UTF-8 is an error, never a replacement character
+            text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            throw new ConfigException(List.of(givenBy + ": [" + file.get() + "] (expected: YAML in UTF-8; found"
+                    + " bytes that are not UTF-8)"));
+        }
+        return new FileRead(YamlNode.parse(text, file.get().toString()), Optional.of(ConfigDigest.of(bytes)));
+    }
+
+    private static String embeddedDefault() {
+        try (InputStream in = RouterConfigLoader.class.getClassLoader().getResourceAsStream(EMBEDDED_DEFAULT)) {
+            if (in == null) {
+                throw new IllegalStateException(EMBEDDED_DEFAULT + " is missing from the router's jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + EMBEDDED_DEFAULT + " from the router's jar", e);
         }
     }
 }

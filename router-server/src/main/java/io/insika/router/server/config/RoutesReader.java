@@ -10,7 +10,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 
-import io.helidon.config.Config;
 import io.insika.router.api.PluginOptions;
 import io.insika.router.server.routing.DefaultRoutes;
 import io.insika.router.server.routing.ExtractorSpec;
@@ -53,33 +52,33 @@ final class RoutesReader {
     }
 
     List<RouteSpec> read() {
-        Config routes = reader.root().get("routes");
+        YamlNode routes = reader.root().get("routes");
         if (!routes.exists()) {
             reader.origin(Settings.ROUTES.key(), ValueSource.DEFAULT);
             return DefaultRoutes.specs();
         }
         reader.origin(Settings.ROUTES.key(), reader.fileSource());
-        if (routes.type() != Config.Type.LIST) {
+        if (routes.type() != YamlNode.Type.LIST) {
             reader.problem("routes", SettingReader.describe(routes), "a list of routes, each with path and keys");
             return List.of();
         }
         List<RouteSpec> specs = new ArrayList<>();
-        List<Config> entries = routes.asNodeList().orElse(List.of());
+        List<YamlNode> entries = routes.children();
         for (int i = 0; i < entries.size(); i++) {
             route(entries.get(i), "routes[" + i + "]").ifPresent(specs::add);
         }
         return specs;
     }
 
-    private Optional<RouteSpec> route(Config entry, String label) {
-        if (entry.type() != Config.Type.OBJECT) {
+    private Optional<RouteSpec> route(YamlNode entry, String label) {
+        if (entry.type() != YamlNode.Type.OBJECT) {
             reader.problem(label, SettingReader.describe(entry), "a mapping with methods, path and keys");
             return Optional.empty();
         }
         Set<String> methods = methods(entry.get("methods"), label + ".methods");
-        Config pathNode = entry.get("path");
+        YamlNode pathNode = entry.get("path");
         Optional<String> path = reader.scalar(pathNode, label + ".path").filter(p -> !p.isBlank());
-        if (path.isEmpty() && (!pathNode.exists() || pathNode.type() == Config.Type.VALUE)) {
+        if (path.isEmpty() && (!pathNode.exists() || pathNode.type() == YamlNode.Type.VALUE)) {
             reader.problem(label + ".path", "", "a path template starting with /, such as /channels/{id}/messages");
         }
         if (entry.get("learn").exists()) {
@@ -97,7 +96,7 @@ final class RoutesReader {
 
     // learn: {header: NAME} or {cookie: NAME}, with unknown-owner-status and bad-seal; the key is
     // the backend's, so the route has no keys and never redirects (the owner would see the seal)
-    private Optional<LearnSpec> learn(Config entry, String routeLabel) {
+    private Optional<LearnSpec> learn(YamlNode entry, String routeLabel) {
         String label = routeLabel + ".learn";
         for (String other : List.of("keys", "on-miss", "redirect-origins", "max-redirects")) {
             if (entry.get(other).exists()) {
@@ -106,8 +105,8 @@ final class RoutesReader {
                                 + " and such a route always proxies");
             }
         }
-        Config node = entry.get("learn");
-        if (node.type() != Config.Type.OBJECT) {
+        YamlNode node = entry.get("learn");
+        if (node.type() != YamlNode.Type.OBJECT) {
             reader.problem(label, SettingReader.describe(node), "a mapping such as {header: Mcp-Session-Id} or"
                     + " {cookie: SESSIONID}");
             return Optional.empty();
@@ -142,18 +141,18 @@ final class RoutesReader {
     }
 
     // on-miss, with redirect-origins and max-redirects, which only redirecting routes may set
-    private MissPolicy onMiss(Config entry, String label) {
+    private MissPolicy onMiss(YamlNode entry, String label) {
         MissPolicy.Mode mode = reader.scalar(entry.get("on-miss"), label + ".on-miss")
                 .flatMap(text -> reader.parse(label + ".on-miss", text, ON_MISS))
                 .orElse(MissPolicy.Mode.PROXY);
         Set<String> origins = new LinkedHashSet<>();
-        Config originsNode = entry.get("redirect-origins");
+        YamlNode originsNode = entry.get("redirect-origins");
         if (originsNode.exists()) {
             if (mode != MissPolicy.Mode.AUTO) {
                 reader.problem(label + ".redirect-origins", SettingReader.describe(originsNode),
                         "absent unless on-miss is auto: redirect redirects every origin, proxy none");
             }
-            List<Config> items = originsNode.type() == Config.Type.LIST ? originsNode.asNodeList().orElse(List.of())
+            List<YamlNode> items = originsNode.type() == YamlNode.Type.LIST ? originsNode.children()
                     : List.of(originsNode);
             for (int i = 0; i < items.size(); i++) {
                 String itemLabel = label + ".redirect-origins[" + i + "]";
@@ -167,15 +166,15 @@ final class RoutesReader {
         return new MissPolicy(mode, origins, maxRedirects);
     }
 
-    private Set<String> methods(Config node, String label) {
-        List<Config> items = switch (node.type()) {
-            case LIST -> node.asNodeList().orElse(List.of());
+    private Set<String> methods(YamlNode node, String label) {
+        List<YamlNode> items = switch (node.type()) {
+            case LIST -> node.children();
             case VALUE -> List.of(node);
             default -> List.of();
         };
         Set<String> methods = new LinkedHashSet<>();
         for (int i = 0; i < items.size(); i++) {
-            String itemLabel = node.type() == Config.Type.LIST ? label + "[" + i + "]" : label;
+            String itemLabel = node.type() == YamlNode.Type.LIST ? label + "[" + i + "]" : label;
             reader.scalar(items.get(i), itemLabel).ifPresent(method -> {
                 if (METHOD.matcher(method.trim()).matches()) {
                     methods.add(method.trim().toUpperCase(Locale.ROOT));
@@ -184,15 +183,15 @@ final class RoutesReader {
                 }
             });
         }
-        if (node.type() == Config.Type.OBJECT) {
+        if (node.type() == YamlNode.Type.OBJECT) {
             reader.problem(label, "a mapping", "a list of HTTP methods such as [POST]; absent for any method");
         }
         return methods;
     }
 
-    private List<ExtractorSpec> keys(Config node, String routeLabel) {
+    private List<ExtractorSpec> keys(YamlNode node, String routeLabel) {
         String label = routeLabel + ".keys";
-        List<Config> entries = node.type() == Config.Type.LIST ? node.asNodeList().orElse(List.of()) : List.of();
+        List<YamlNode> entries = node.type() == YamlNode.Type.LIST ? node.children() : List.of();
         if (entries.isEmpty()) {
             reader.problem(label, node.exists() ? SettingReader.describe(node) : "",
                     "a list of one or more key extractors, such as [{type: json-field, field: user}]");
@@ -200,9 +199,9 @@ final class RoutesReader {
         }
         List<ExtractorSpec> keys = new ArrayList<>();
         for (int k = 0; k < entries.size(); k++) {
-            Config entry = entries.get(k);
+            YamlNode entry = entries.get(k);
             String entryLabel = label + "[" + k + "]";
-            if (entry.type() != Config.Type.OBJECT) {
+            if (entry.type() != YamlNode.Type.OBJECT) {
                 reader.problem(entryLabel, SettingReader.describe(entry), "a mapping with type and the extractor's options");
                 continue;
             }
@@ -217,9 +216,9 @@ final class RoutesReader {
     }
 
     /** A plugin's options: every leaf under {@code node} but {@code skipped}, nested names dotted. */
-    static Map<String, String> options(Config node, String skipped) {
+    static Map<String, String> options(YamlNode node, String skipped) {
         Map<String, String> options = new TreeMap<>();
-        for (Config child : node.asNodeList().orElse(List.of())) {
+        for (YamlNode child : node.children()) {
             if (!child.name().equals(skipped)) {
                 flatten(child, child.name(), options);
             }
@@ -227,12 +226,12 @@ final class RoutesReader {
         return options;
     }
 
-    private static void flatten(Config node, String name, Map<String, String> into) {
-        if (node.type() == Config.Type.VALUE) {
+    private static void flatten(YamlNode node, String name, Map<String, String> into) {
+        if (node.type() == YamlNode.Type.VALUE) {
             into.put(name, node.asString().orElse(""));
             return;
         }
-        for (Config child : node.asNodeList().orElse(List.of())) {
+        for (YamlNode child : node.children()) {
             flatten(child, name + "." + child.name(), into);
         }
     }

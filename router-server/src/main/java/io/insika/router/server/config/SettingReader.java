@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import io.helidon.config.Config;
 
 /**
  * Reads one configuration value at a time with the house precedence (environment, then YAML,
@@ -15,7 +14,7 @@ import io.helidon.config.Config;
  */
 final class SettingReader {
 
-    private final Config root;
+    private final YamlNode root;
     private final EnvironmentOverrides environment;
     private final ValueSource fileSource;
     private final List<String> problems = new ArrayList<>();
@@ -27,7 +26,7 @@ final class SettingReader {
      * @param fileSource  what a value read from the tree counts as: {@link ValueSource#YAML} for
      *                    the operator's file, {@link ValueSource#DEFAULT} for the embedded one
      */
-    SettingReader(Config root, EnvironmentOverrides environment, ValueSource fileSource) {
+    SettingReader(YamlNode root, EnvironmentOverrides environment, ValueSource fileSource) {
         this.root = root;
         this.environment = environment;
         this.fileSource = fileSource;
@@ -84,11 +83,11 @@ final class SettingReader {
         return scalar(root.get(key), label);
     }
 
-    Optional<String> scalar(Config node, String label) {
+    Optional<String> scalar(YamlNode node, String label) {
         if (!node.exists()) {
             return Optional.empty();
         }
-        if (node.type() != Config.Type.VALUE) {
+        if (node.type() != YamlNode.Type.VALUE) {
             problem(label, describe(node), "a single value");
             return Optional.empty();
         }
@@ -109,7 +108,7 @@ final class SettingReader {
         origins.put(key, source);
     }
 
-    Config root() {
+    YamlNode root() {
         return root;
     }
 
@@ -129,7 +128,7 @@ final class SettingReader {
         return origins;
     }
 
-    static String describe(Config node) {
+    static String describe(YamlNode node) {
         return switch (node.type()) {
             case LIST -> "a list";
             case OBJECT -> "a mapping";

@@ -3,7 +3,7 @@ package io.insika.router.server.config;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 
-/** Turns Helidon's multi-line parser failure into the one line an operator needs. */
+/** Turns SnakeYAML's multi-line parser failure into the one line an operator needs. */
 final class YamlSyntax {
 
     private YamlSyntax() {
@@ -15,10 +15,6 @@ final class YamlSyntax {
                 Mark mark = yaml.getProblemMark();
                 return file + ": line " + (mark.getLine() + 1) + ", column " + (mark.getColumn() + 1) + ": "
                         + yaml.getProblem() + " (expected: valid YAML)";
-            }
-            if (cause instanceof ClassCastException) {
-                // the document is a list or a scalar where Helidon needs a mapping
-                return file + ": [not a mapping] (expected: a YAML mapping of keys such as server, backends, routes)";
             }
         }
         return file + ": " + oneLine(failure.getMessage()) + " (expected: valid YAML)";

@@ -7,9 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import io.helidon.common.media.type.MediaTypes;
-import io.helidon.config.Config;
-import io.helidon.config.ConfigSources;
 import io.insika.router.api.PluginOptions;
 import io.insika.router.server.backends.BackendCapacity;
 import io.insika.router.server.backends.HealthSettings;
@@ -51,8 +48,8 @@ class ShippedConfigTest {
 
     @Test
     void bothFilesStateEveryKeysDefaultAsTheTableHasIt() throws Exception {
-        Config shipped = yaml(Files.readString(SHIPPED));
-        Config embedded = yaml(new String(getClass().getResourceAsStream("/" + RouterConfigLoader.EMBEDDED_DEFAULT)
+        YamlNode shipped = yaml(Files.readString(SHIPPED));
+        YamlNode embedded = yaml(new String(getClass().getResourceAsStream("/" + RouterConfigLoader.EMBEDDED_DEFAULT)
                 .readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
         List<String> wrong = new ArrayList<>();
         for (ConfigKey key : Settings.all()) {
@@ -80,9 +77,9 @@ class ShippedConfigTest {
     }
 
     // Compared as the type prints what the file says: 60s and 1m are the same default.
-    private static <T> List<String> statesDefault(String file, Config root, Setting<T> setting) {
-        Config node = root.get(setting.key());
-        Optional<String> written = node.type() == Config.Type.VALUE ? Optional.of(node.asString().orElse(""))
+    private static <T> List<String> statesDefault(String file, YamlNode root, Setting<T> setting) {
+        YamlNode node = root.get(setting.key());
+        Optional<String> written = node.type() == YamlNode.Type.VALUE ? Optional.of(node.asString().orElse(""))
                 : Optional.empty();
         Optional<String> read = written.flatMap(text -> setting.type().parse(text)).map(setting.type()::print);
         String expected = setting.type().print(setting.fallback());
@@ -90,10 +87,8 @@ class ShippedConfigTest {
                 : List.of(file + ": " + setting.key() + " is " + written.orElse("absent") + ", the default is " + expected);
     }
 
-    private static Config yaml(String text) {
-        var source = ConfigSources.create(text, MediaTypes.APPLICATION_X_YAML);
-        return Config.builder().sources(() -> source).disableEnvironmentVariablesSource()
-                .disableSystemPropertiesSource().build();
+    private static YamlNode yaml(String text) {
+        return YamlNode.parse(text, "test");
     }
 
     @Test
