@@ -19,6 +19,7 @@ final class ServeCommand {
     }
 
     static int run(PluginRegistry plugins, Map<String, String> environment, Optional<Path> configFile) {
+        RegistryWarmUp registry = RegistryWarmUp.start();
         RouterConfigLoader loader = new RouterConfigLoader(plugins);
         RouterConfig config = loader.load(configFile, environment);
         config.logFormat().applyToRouterLog();
@@ -27,6 +28,7 @@ final class ServeCommand {
         FreePort.require(config.server().host(), config.server().port(), "server.port");
         FreePort.require(config.server().host(), config.server().adminPort(), "server.admin-port");
         AotCache.describe().ifPresent(line -> LOG.log(System.Logger.Level.INFO, line));
+        registry.awaitDone();
         Router router = Router.start(config, plugins);
         stop.onRepeat(router::hurry);
         ConfigReload reload = new ConfigReload(router, () -> loader.load(configFile, environment));

@@ -1,0 +1,44 @@
+package io.insika.router.server.cli;
+
+import io.helidon.service.registry.GlobalServiceRegistry;
+
+/**
+ * Starts Helidon's service registry on a second thread while the main thread reads the
+ * configuration. The web server's first routing builder creates the registry, ~100 ms of the
+ * start (discovering every jar's descriptors and initialising their classes, interpreted); on
+ * a second core it overlaps with the configuration read instead of following it.
+ *
+ * <p>The two overlap only while the main thread runs the router's own code, SnakeYAML and the
+ * JDK: {@link #awaitDone()} comes before the main thread touches Helidon, so no class of Helidon
+ * is ever initialised from both threads at once (two threads initialising classes that need each
+ * other is the one way such a warm-up could deadlock).
+ */
+final class RegistryWarmUp {
+
+    private final Thread thread;
+
+    private RegistryWarmUp(Thread thread) {
+        this.thread = thread;
+    }
+
+    static RegistryWarmUp start() {
+        return new RegistryWarmUp(Thread.ofPlatform().daemon().name("registry-warm-up").start(RegistryWarmUp::create));
+    }
+
+    /** Returns once the registry exists, or once its creation failed; the web server then reports why. */
+    void awaitDone() {
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void create() {
+        try {
+            GlobalServiceRegistry.registry();
+        } catch (RuntimeException | LinkageError e) {
+            // not created: the web server creates it again and fails with the cause where it is reported
+        }
+    }
+}
