@@ -21,7 +21,7 @@ sed 's/admin-port: 9091/admin-port: 19097/' "$ROUTER_HOME/conf/insika-router.yam
 export INSIKA_ROUTER_CONFIG="$WORK/router.yaml" INSIKA_ROUTER_PORT=18097 INSIKA_ROUTER_HOST=127.0.0.1 \
     INSIKA_ROUTER_BACKENDS=$BACKENDS
 python3 - "$ROUTER_HOME/bin/insika-router" "$STARTS" "$WORK/router.log" <<'PYTHON'
-import socket, subprocess, sys, time
+import os, socket, subprocess, sys, time
 
 launcher, starts, log = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 REQUEST = b"GET /startup HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
@@ -38,11 +38,18 @@ def answer():
     except OSError:
         return None
 
+def cpu_ms(pid):
+    """User plus kernel CPU time the process has used so far (the launcher execs java: same pid)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
 def rss_kib(pid):
     with open(f"/proc/{pid}/status") as status:
         return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
 
 times = []
+cpus = []
 for run in range(starts + 1):
     with open(log, "w") as out:
         began = time.monotonic()
@@ -55,6 +62,7 @@ for run in range(starts + 1):
                 sys.exit(f"the router exited with {router.returncode}: see {log}")
             time.sleep(0.002)
         took = time.monotonic() - began
+        cpu = cpu_ms(router.pid)
         if run == starts:  # the last one stays up to measure idle memory
             for _ in range(300):
                 answer()
@@ -62,9 +70,12 @@ for run in range(starts + 1):
             print(f"idle RSS after 300 requests: {rss_kib(router.pid) / 1024:.0f} MiB")
         else:
             times.append(took)
-            print(f"start {run + 1}: {took * 1000:.0f} ms to the first proxied answer")
+            cpus.append(cpu)
+            print(f"start {run + 1}: {took * 1000:.0f} ms to the first proxied answer, {cpu:.0f} ms of CPU")
         router.terminate()
         router.wait()
 times.sort()
-print(f"median of {starts}: {times[len(times) // 2] * 1000:.0f} ms (min {times[0] * 1000:.0f}, max {times[-1] * 1000:.0f})")
+cpus.sort()
+print(f"median of {starts}: {times[len(times) // 2] * 1000:.0f} ms (min {times[0] * 1000:.0f}, max {times[-1] * 1000:.0f}),"
+      f" CPU {cpus[len(cpus) // 2]:.0f} ms (min {cpus[0]:.0f}, max {cpus[-1]:.0f})")
 PYTHON
