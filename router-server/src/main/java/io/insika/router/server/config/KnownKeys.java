@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
 
-
 /**
  * The YAML's schema, walked against the tree so that a misspelt key ({@code strategey},
  * {@code body-max-byte}) stops the start instead of silently leaving a default in place. Only
