@@ -140,6 +140,20 @@ class YamlNodeTest {
     }
 
     @Test
+    void aHugeOrDeeplyNestedDocumentIsRefusedInOneLine() {
+        String huge = "routes:\n" + "  - {path: /x, keys: [{type: json-field, field: user}]}\n".repeat(70_000);
+        String deep = "a: " + "[".repeat(200) + "]".repeat(200) + "\n";
+
+        for (String text : List.of(huge, deep)) {
+            ConfigException e = assertThrows(ConfigException.class, () -> YamlNode.parse(text, "f.yaml"));
+            assertThat(e.problems().size(), is(1));
+            assertThat(e.problems().getFirst(), org.hamcrest.Matchers.startsWith("f.yaml: "));
+            assertThat(e.problems().getFirst(), org.hamcrest.Matchers.endsWith("(expected: valid YAML)"));
+            assertThat(e.problems().getFirst(), org.hamcrest.Matchers.not(org.hamcrest.Matchers.containsString("\n")));
+        }
+    }
+
+    @Test
     void aKeyThatIsNotTextIsReadAsItsText() {
         YamlNode root = YamlNode.parse("8080: a\n~: b\ntrue: c\n", "t");
 
