@@ -53,12 +53,27 @@ public final class Router implements AutoCloseable {
      * @return the running router
      */
     public static Router start(RouterConfig config, PluginRegistry registry) {
+        return start(config, registry, () -> { });
+    }
+
+    /**
+     * Fills the pool (the first DNS answer included), then listens.
+     *
+     * @param config          the validated configuration
+     * @param registry        the strategies and extractors it names
+     * @param beforeWebServer run once the pool is filled, right before the first use of Helidon:
+     *                        {@code serve} waits there for Helidon's registry being created on
+     *                        another thread, so everything up to it overlaps that thread
+     * @return the running router
+     */
+    public static Router start(RouterConfig config, PluginRegistry registry, Runnable beforeWebServer) {
         BackendPool pool = newPool(config, registry);
         AtomicReference<RouterConfig> running = new AtomicReference<>(config);
         RouteTable routes = RouteTable.build(config.routes(), registry);
         logPlan(config, registry);
         BackendDiscovery discovery = BackendDiscovery.start(config.backends(), pool);
         try {
+            beforeWebServer.run();
             RouterServer server = RouterServer.start(
                     config.server(), routes, pool, config.proxy(), running::get);
             if (discovery instanceof DnsBackendDiscovery dns) {

@@ -8,8 +8,9 @@ import io.helidon.service.registry.GlobalServiceRegistry;
  * start (discovering every jar's descriptors and initialising their classes, interpreted); on
  * a second core it overlaps with the configuration read instead of following it.
  *
- * <p>The two overlap only while the main thread runs the router's own code, SnakeYAML and the
- * JDK: {@link #awaitDone()} comes before the main thread touches Helidon, so no class of Helidon
+ * <p>The two overlap only while the main thread runs the router's own code (the configuration,
+ * the pool, the routes, the first DNS answer), SnakeYAML, dnsjava and the JDK:
+ * {@link #awaitDone()} comes before the main thread touches Helidon, so no class of Helidon
  * is ever initialised from both threads at once (two threads initialising classes that need each
  * other is the one way such a warm-up could deadlock).
  */

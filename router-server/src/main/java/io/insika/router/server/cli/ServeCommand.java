@@ -28,8 +28,7 @@ final class ServeCommand {
         FreePort.require(config.server().host(), config.server().port(), "server.port");
         FreePort.require(config.server().host(), config.server().adminPort(), "server.admin-port");
         AotCache.describe().ifPresent(line -> LOG.log(System.Logger.Level.INFO, line));
-        registry.awaitDone();
-        Router router = Router.start(config, plugins);
+        Router router = Router.start(config, plugins, registry::awaitDone);
         stop.onRepeat(router::hurry);
         ConfigReload reload = new ConfigReload(router, () -> loader.load(configFile, environment));
         hup.reloadWith(reload::reload);
