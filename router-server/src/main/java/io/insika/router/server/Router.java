@@ -45,13 +45,7 @@ public final class Router implements AutoCloseable {
         this.config = config;
     }
 
-    /**
-     * Fills the pool (the first DNS answer included), then listens.
-     *
-     * @param config   the validated configuration
-     * @param registry the strategies and extractors it names
-     * @return the running router
-     */
+    /** {@link #start(RouterConfig, PluginRegistry, Runnable)} with nothing to wait for before the web server. */
     public static Router start(RouterConfig config, PluginRegistry registry) {
         return start(config, registry, () -> { });
     }
