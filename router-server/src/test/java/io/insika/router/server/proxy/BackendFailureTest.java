@@ -99,7 +99,7 @@ class BackendFailureTest {
         backends.add(impatient);
         router = RouterFixture.start(backends);
         assertThat(post("/v1/responses", "{\"user\":\"u\"}").statusCode(), is(200));
-        Thread.sleep(1_000); // idle long past the backend's keep-alive timeout: it closes the connection
+        awaitIdleClose(impatient);
         for (int i = 0; i < 3; i++) {
             assertThat(post("/v1/responses", "{\"user\":\"u\"}").statusCode(), is(200));
         }
@@ -173,6 +173,21 @@ class BackendFailureTest {
         }
         assertThat("backend noticed the client left",
                 backends.getFirst().streamAbandoned.await(20, TimeUnit.SECONDS), is(true));
+    }
+
+    /**
+     * Waits until the backend has closed, for idleness, a connection opened after the router's. Helidon measures
+     * idle time on a clock that ticks once a second, so a fixed sleep past the timeout is a race; a connection
+     * idle for less time than the router's being closed means the router's was closed in the same sweep.
+     */
+    private static void awaitIdleClose(TestBackend backend) throws IOException, InterruptedException {
+        try (Socket witness = new Socket("127.0.0.1", backend.port())) {
+            witness.setSoTimeout(10_000);
+            witness.getOutputStream().write("GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            String answer = new String(witness.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            assertThat("the backend answers, then closes the idle connection", answer, containsString("200"));
+        }
+        Thread.sleep(250); // this sweep, or the next one 100 ms on, closes the router's connection on its own thread
     }
 
     private TestBackend ownerOf(String key) {
