@@ -24,8 +24,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
-import io.helidon.webserver.http.ServerRequest;
-import io.helidon.webserver.http.ServerResponse;
 import io.insika.router.server.logging.LogFormat;
 
 /**
@@ -100,7 +98,7 @@ final class AccessLog implements AutoCloseable {
      * @param error   the failure's label, or {@code null}
      * @param started {@link System#nanoTime()} when it arrived
      */
-    void log(SocketAddress client, ServerRequest request, ServerResponse response, Placed placed, String error,
+    void log(SocketAddress client, ClientRequest request, ClientAnswer response, Placed placed, String error,
              long started) {
         log(client, request.prologue().method().text(), request.prologue().uriPath().rawPath(),
                 request.headers().first(REQUEST_ID).orElse(null), response.status().code(), response.bytesWritten(),

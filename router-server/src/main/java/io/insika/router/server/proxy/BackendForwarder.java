@@ -8,8 +8,6 @@ import java.util.Optional;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
 import io.helidon.webserver.CloseConnectionException;
-import io.helidon.webserver.http.ServerRequest;
-import io.helidon.webserver.http.ServerResponse;
 import io.insika.router.api.Backend;
 import io.insika.router.server.backends.BackendState;
 import io.insika.router.server.metrics.BackendError;
@@ -64,7 +62,7 @@ final class BackendForwarder {
      * @throws CloseConnectionException when the exchange broke after the response started, or
      *                                  the client vanished: the client connection must close
      */
-    Optional<ProxyFailure> forward(ProxyParts parts, ServerRequest request, ServerResponse response, Backend backend,
+    Optional<ProxyFailure> forward(ProxyParts parts, ClientRequest request, ClientAnswer response, Backend backend,
                                    BackendState state, BodyPeek body, SessionCarrier carrier,
                                    Runnable answered) {
         Method method = request.prologue().method();
@@ -162,11 +160,11 @@ final class BackendForwarder {
      *
      * @return the upload still running, or {@code null} when all was sent
      */
-    private static Upload send(ServerRequest request, BodyPeek body, Exchange exchange, TrustedProxies trustedProxies,
+    private static Upload send(ClientRequest request, BodyPeek body, Exchange exchange, TrustedProxies trustedProxies,
                                SessionCarrier carrier) throws IOException {
         RequestWriter writer = exchange.request();
         writer.requestLine(request.prologue().method().text(), RequestTarget.originForm(request.prologue()));
-        ForwardedHeaders.copy(request.prologue(), request.headers(), request.remotePeer().address(), request.isSecure(),
+        ForwardedHeaders.copy(request.prologue(), request.headers(), request.peerAddress(), request.secure(),
                 HopByHopHeaders.of(request.headers()), trustedProxies, carrier, writer);
         writer.endHead(framing(request, body));
         if (body == null) {
@@ -187,7 +185,7 @@ final class BackendForwarder {
     // What the body really sent will be: Helidon has checked a Content-Length against the body
     // it reads; a chunked body keeps its unknown length; no body says nothing unless the client
     // said Content-Length: 0 (a POST with an empty body).
-    private static long framing(ServerRequest request, BodyPeek body) {
+    private static long framing(ClientRequest request, BodyPeek body) {
         if (body == null) {
             return request.headers().contains(HeaderNames.CONTENT_LENGTH) ? 0 : RequestWriter.NO_BODY;
         }

@@ -6,7 +6,6 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
 import io.helidon.webserver.CloseConnectionException;
-import io.helidon.webserver.http.ServerResponse;
 import io.insika.router.server.metrics.BackendError;
 
 import static io.insika.router.server.proxy.ProxyFailure.Bodies.BACKEND_FULL_BODY;
@@ -112,19 +111,19 @@ enum ProxyFailure {
      * @throws CloseConnectionException after sending, when {@code closeConnection}: Helidon 4.5
      *                                  keeps a connection open whatever the answer says
      */
-    void send(ServerResponse response, boolean closeConnection) {
+    void send(ClientAnswer response, boolean closeConnection) {
         send(response, closeConnection, status);
     }
 
-    /** {@link #send(ServerResponse, boolean)} with another status than this failure's own. */
-    void send(ServerResponse response, boolean closeConnection, int code) {
+    /** {@link #send(ClientAnswer, boolean)} with another status than this failure's own. */
+    void send(ClientAnswer response, boolean closeConnection, int code) {
         send(response, closeConnection, code == status.code() ? status : Status.create(code));
     }
 
-    private void send(ServerResponse response, boolean closeConnection, Status status) {
+    private void send(ClientAnswer response, boolean closeConnection, Status status) {
         int code = status.code();
         response.status(status);
-        response.headers().clear();
+        response.clearHeaders();
         response.header(HeaderValues.CONTENT_TYPE_JSON);
         if (code == Status.SERVICE_UNAVAILABLE_503.code()) {
             response.header(HeaderNames.RETRY_AFTER, "1");

@@ -116,10 +116,15 @@ public final class ProxyHandler implements Handler, AutoCloseable {
 
     @Override
     public void handle(ServerRequest request, ServerResponse response) {
+        proxy(ClientRequest.of(request), new HelidonAnswer(response));
+    }
+
+    /** Proxies one request: the part of {@link #handle} that does not care who framed it. */
+    void proxy(ClientRequest request, ClientAnswer response) {
         long started = System.nanoTime();
         ProxyParts live = parts;
         AccessLog accessLog = live.accessLog();
-        SocketAddress client = accessLog == null ? null : request.remotePeer().address();
+        SocketAddress client = accessLog == null ? null : request.peerAddress();
         metrics.requestStarted();
         Placed placed = null;
         SlotHold hold = SlotHold.NONE;
@@ -127,8 +132,8 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         BodyPeek body = null;
         boolean slot = requestSlots.tryAcquire();
         try {
-            body = request.content().hasEntity()
-                    ? new BodyPeek(clientWatchdog.watch(request.content().inputStream()), live.settings().bodyMaxBytes(),
+            body = request.body() != null
+                    ? new BodyPeek(clientWatchdog.watch(request.body()), live.settings().bodyMaxBytes(),
                             request.headers().contentLength().orElse(-1), peekBudget)
                     : null;
             Optional<ProxyFailure> failure;
@@ -198,7 +203,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
 
     // Unreachable and nothing sent: a request without a key may try the next backends, each
     // once. A session never does: its state is on its owner. Gives back each failed slot.
-    private Attempt redispatch(ProxyParts live, ServerRequest request, ServerResponse response, Placed failed,
+    private Attempt redispatch(ProxyParts live, ClientRequest request, ClientAnswer response, Placed failed,
                                SlotHold failedHold, BodyPeek body) {
         Attempt last = new Attempt(failed, failedHold, Optional.of(ProxyFailure.UNAVAILABLE));
         for (int hop = 1; hop < live.placer().backendCount() && redispatchable(last.failure(), last.placed(), body);
@@ -241,7 +246,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     }
 
     /** @return the failure to answer with, or empty when the backend's answer was relayed */
-    private Optional<ProxyFailure> forward(ProxyParts live, ServerRequest request, ServerResponse response,
+    private Optional<ProxyFailure> forward(ProxyParts live, ClientRequest request, ClientAnswer response,
                                            Placed placed, SlotHold hold, BodyPeek body) {
         if (placed.backend() == null) {
             LOGGER.log(Level.DEBUG, "no backends: {0} {1} answered 503", request.prologue().method().text(),

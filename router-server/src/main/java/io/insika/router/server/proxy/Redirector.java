@@ -14,7 +14,6 @@ import io.helidon.http.ServerRequestHeaders;
 import io.helidon.http.Status;
 import io.helidon.json.JsonObject;
 import io.helidon.webserver.CloseConnectionException;
-import io.helidon.webserver.http.ServerResponse;
 import io.insika.router.server.metrics.Placement;
 import io.insika.router.server.metrics.RouterMetrics;
 import io.insika.router.server.routing.MissPolicy;
@@ -76,7 +75,7 @@ final class Redirector {
      *
      * @param closeConnection when the request body was not read to its end
      */
-    void send(ServerResponse response, Placed placed, URI owner, ServerRequestHeaders headers,
+    void send(ClientAnswer response, Placed placed, URI owner, ServerRequestHeaders headers,
               boolean closeConnection) {
         int next = hops(headers) + 1;
         metrics.redirected(placed.route(), placed.backend());
@@ -90,9 +89,9 @@ final class Redirector {
                 .set("redirects", next)
                 .build();
         response.status(Status.MISDIRECTED_REQUEST_421);
-        response.headers().clear();
+        response.clearHeaders();
         response.header(HeaderValues.CONTENT_TYPE_JSON);
-        response.header(HOPS_HEADER, String.valueOf(next));
+        response.header(HOPS, String.valueOf(next));
         if (closeConnection) {
             response.header(HeaderValues.CONNECTION_CLOSE);
         }

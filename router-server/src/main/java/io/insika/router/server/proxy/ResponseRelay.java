@@ -13,7 +13,6 @@ import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
-import io.helidon.webserver.http.ServerResponse;
 import io.insika.router.server.upstream.ResponseBody;
 import io.insika.router.server.upstream.ResponseHead;
 
@@ -69,7 +68,7 @@ final class ResponseRelay {
      * @throws BackendBrokeException    if the backend failed mid-answer
      * @throws ClientLeftException      if the client went away mid-answer
      */
-    static boolean relay(ServerResponse response, ResponseHead head, ResponseBody body, boolean headRequest,
+    static boolean relay(ClientAnswer response, ResponseHead head, ResponseBody body, boolean headRequest,
                          UnaryOperator<OutputStream> watch, SessionCarrier carrier, String backendId,
                          Runnable answered) throws IOException {
         int code = head.status();
@@ -139,7 +138,7 @@ final class ResponseRelay {
     }
 
     // The answer is committed from here: a failure is the client's, never the backend's.
-    private static void sendBodiless(ServerResponse response) {
+    private static void sendBodiless(ClientAnswer response) {
         try {
             response.send();
         } catch (RuntimeException e) {
@@ -158,7 +157,7 @@ final class ResponseRelay {
     // Status and end-to-end headers; each name once, with all its values in the order received,
     // so each Set-Cookie survives, and obs-text kept octet for octet. Most answers repeat no
     // name and hold no obs-text: those headers go to Helidon as they were parsed.
-    private static void startAnswer(ServerResponse response, ResponseHead head, SessionCarrier carrier,
+    private static void startAnswer(ClientAnswer response, ResponseHead head, SessionCarrier carrier,
                                     String backendId) throws SessionCarrier.Unsealable {
         response.status(STATUSES[head.status()]);
         HopByHopHeaders hopByHop = HopByHopHeaders.of(head.headers());
