@@ -3,6 +3,8 @@ package io.insika.router.server;
 import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -12,6 +14,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.WebServer;
+import io.helidon.webserver.spi.ProtocolConfig;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.HttpRouting;
@@ -27,6 +30,7 @@ import io.insika.router.server.discovery.PoolReadiness;
 import io.insika.router.server.metrics.MetricsEndpoint;
 import io.insika.router.server.metrics.RouterMetrics;
 import io.insika.router.server.proxy.PassThroughEncoding;
+import io.insika.router.server.proxy.LeanHttp1Selector;
 import io.insika.router.server.proxy.ProxyHandler;
 import io.insika.router.server.proxy.ProxySettings;
 import io.insika.router.server.proxy.UpgradeTunnelConfig;
@@ -59,21 +63,6 @@ public final class RouterServer implements AutoCloseable {
         this.admin = admin;
         this.proxy = proxy;
         this.draining = draining;
-    }
-
-    /**
-     * Starts listening with Helidon's default grace and the admin port on a free port: what
-     * tests of the proxy alone want.
-     *
-     * @param host     bind address
-     * @param port     listen port; 0 picks a free one
-     * @param routes   the keyed routes
-     * @param pool     the backends, updated by discovery while the server runs
-     * @param settings proxy settings
-     * @return the running server
-     */
-    public static RouterServer start(String host, int port, RouteTable routes, BackendPool pool, ProxySettings settings) {
-        return start(new ServerSettings(host, port, 0, ServerSettings.HELIDON_GRACE), routes, pool, settings);
     }
 
     /**
@@ -140,6 +129,7 @@ public final class RouterServer implements AutoCloseable {
             proxy.close();
             throw cannotListen(server.host(), server.adminPort());
         }
+        Http1Config http1 = Http1Config.builder().maxPrologueLength(8192).build();
         WebServerConfig.Builder mainConfig = WebServer.builder()
                 .host(server.host())
                 .port(server.port())
@@ -156,11 +146,20 @@ public final class RouterServer implements AutoCloseable {
                 .writeBufferSize(0)
                 // Bytes pass through untouched: never decode a request body or encode a response.
                 .contentEncoding(PassThroughEncoding.INSTANCE)
-                .addProtocol(Http1Config.builder().maxPrologueLength(8192).build())
+                .addProtocol(http1)
                 .featuresDiscoverServices(false)
                 .routing(routing -> routing(routing, proxy));
         // WebSocket upgrades are tunnelled to the owner (UpgradeTunnel)
+        List<ProtocolConfig> protocols = new ArrayList<>(List.of(http1));
+        protocols.addAll(UpgradeTunnelConfig.forEverySpelling(proxy));
         UpgradeTunnelConfig.forEverySpelling(proxy).forEach(mainConfig::addProtocol);
+        if (server.leanHttp1()) {
+            // asked before Helidon's own HTTP/1 selector, which it hands connections over to
+            LeanHttp1Selector lean = new LeanHttp1Selector(proxy, http1, protocols);
+            metrics.counter("http1_handovers", "Client connections handed to Helidon's HTTP/1 at their first request"
+                    + " outside the plain subset the router frames itself", lean::handovers);
+            mainConfig.addConnectionSelector(lean);
+        }
         WebServer main = mainConfig.build().start();
         if (!main.isRunning()) {
             admin.stop();

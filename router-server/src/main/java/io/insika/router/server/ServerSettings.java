@@ -15,9 +15,12 @@ import java.util.Objects;
  *                      before it stops accepting: the time load balancers need to notice
  * @param maxConnections client connections the proxy port holds at once; past it, Helidon
  *                      accepts no more until one closes (they wait in the listen backlog)
+ * @param leanHttp1     whether the router frames plain HTTP/1.1 requests itself, handing a
+ *                      connection to Helidon's HTTP/1 at its first other request; else Helidon
+ *                      frames every request
  */
 public record ServerSettings(String host, int port, int adminPort, Duration shutdownGrace, Duration stopDelay,
-                             int maxConnections) {
+                             int maxConnections, boolean leanHttp1) {
 
     /**
      * {@code server.max-connections} by default, sized for the shipped heap: each open connection
@@ -30,7 +33,7 @@ public record ServerSettings(String host, int port, int adminPort, Duration shut
 
     /** Stopping at once when asked: no stop delay. */
     public ServerSettings(String host, int port, int adminPort, Duration shutdownGrace) {
-        this(host, port, adminPort, shutdownGrace, Duration.ZERO, DEFAULT_MAX_CONNECTIONS);
+        this(host, port, adminPort, shutdownGrace, Duration.ZERO, DEFAULT_MAX_CONNECTIONS, true);
     }
 
     public ServerSettings {

@@ -18,6 +18,7 @@ import io.insika.router.server.proxy.ProxySettings;
 import io.insika.router.server.routing.BackendPool;
 import io.insika.router.server.routing.DefaultRoutes;
 import io.insika.router.server.routing.RouteTable;
+import io.insika.router.server.testing.TestServers;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -30,7 +31,7 @@ class AdminSocketTest {
     @Test
     void readinessFollowsThePoolAndLivenessDoesNot() throws Exception {
         BackendPool pool = pool();
-        try (RouterServer server = RouterServer.start(new ServerSettings("127.0.0.1", 0, 0, Duration.ZERO),
+        try (RouterServer server = RouterServer.start(TestServers.settings(Duration.ZERO, Duration.ZERO, ServerSettings.DEFAULT_MAX_CONNECTIONS),
                 RouteTable.build(DefaultRoutes.specs(), PluginRegistry.builtIn()), pool, ProxySettings.DEFAULTS)) {
             assertEquals(503, get(server.adminPort(), "/observe/health/ready").statusCode());
             assertEquals(200, get(server.adminPort(), "/observe/health/live").statusCode());
@@ -48,7 +49,7 @@ class AdminSocketTest {
         try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             BackendPool pool = pool();
             pool.update(java.util.List.of(Backend.parse("http://127.0.0.1:" + silent.getLocalPort())));
-            RouterServer server = RouterServer.start(new ServerSettings("127.0.0.1", 0, 0, Duration.ofSeconds(3)),
+            RouterServer server = RouterServer.start(TestServers.settings(Duration.ofSeconds(3), Duration.ZERO, ServerSettings.DEFAULT_MAX_CONNECTIONS),
                     RouteTable.build(DefaultRoutes.specs(), PluginRegistry.builtIn()), pool, ProxySettings.DEFAULTS);
             assertEquals(200, get(server.adminPort(), "/observe/health/ready").statusCode());
 
@@ -75,8 +76,7 @@ class AdminSocketTest {
         BackendPool pool = pool();
         pool.update(java.util.List.of(Backend.parse("http://127.0.0.1:9")));
         RouterServer server = RouterServer.start(
-                new ServerSettings("127.0.0.1", 0, 0, Duration.ZERO, Duration.ofSeconds(30),
-                        ServerSettings.DEFAULT_MAX_CONNECTIONS),
+                TestServers.settings(Duration.ZERO, Duration.ofSeconds(30), ServerSettings.DEFAULT_MAX_CONNECTIONS),
                 RouteTable.build(DefaultRoutes.specs(), PluginRegistry.builtIn()), pool, ProxySettings.DEFAULTS);
         int port = server.port(); // a stopped server reports -1
         Thread closing = Thread.ofVirtual().start(server::close);
@@ -103,7 +103,7 @@ class AdminSocketTest {
 
     @Test
     void observeIsNotAnsweredOnTheProxyPort() throws Exception {
-        try (RouterServer server = RouterServer.start(new ServerSettings("127.0.0.1", 0, 0, Duration.ZERO),
+        try (RouterServer server = RouterServer.start(TestServers.settings(Duration.ZERO, Duration.ZERO, ServerSettings.DEFAULT_MAX_CONNECTIONS),
                 RouteTable.build(DefaultRoutes.specs(), PluginRegistry.builtIn()), pool(), ProxySettings.DEFAULTS)) {
             HttpResponse<String> proxied = get(server.port(), "/observe/health");
 

@@ -78,7 +78,7 @@ final class DemoCommand {
         RouterConfig c = new RouterConfigLoader(plugins).load(Optional.empty(), demo);
         ServerSettings server = c.server();
         return new RouterConfig(new ServerSettings(server.host(), server.port(), 0, server.shutdownGrace(),
-                server.stopDelay(), server.maxConnections()), c.strategy(), c.backends(), c.proxy(), c.routes(),
+                server.stopDelay(), server.maxConnections(), server.leanHttp1()), c.strategy(), c.backends(), c.proxy(), c.routes(),
                 c.logFormat(), c.reloadWatchInterval(), c.origins());
     }
 

@@ -70,6 +70,7 @@ public final class RouterConfigLoader {
         Duration grace = reader.read(Settings.SHUTDOWN_GRACE);
         Duration stopDelay = reader.read(Settings.STOP_DELAY);
         int maxConnections = reader.read(Settings.MAX_CONNECTIONS);
+        boolean leanHttp1 = reader.read(Settings.LEAN_HTTP1);
         if (port == adminPort && port != 0) {
             reader.problem(Settings.ADMIN_PORT.key(), String.valueOf(adminPort),
                     "a port other than the proxy's port " + port + ", so observe endpoints are never proxied");
@@ -107,7 +108,7 @@ public final class RouterConfigLoader {
                 ? Optional.of(new AccessLogTarget(new FileOutputStream(FileDescriptor.out), logFormat))
                 : Optional.empty();
         return new RouterConfig(
-                new ServerSettings(host, port, adminPort, grace, stopDelay, maxConnections),
+                new ServerSettings(host, port, adminPort, grace, stopDelay, maxConnections, leanHttp1),
                 new StrategySettings(strategy, strategyOptions, strategyChangeOnReload),
                 backends,
                 new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLogTarget,

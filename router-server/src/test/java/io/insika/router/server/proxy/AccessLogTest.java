@@ -27,6 +27,7 @@ import io.insika.router.server.routing.RouteTable;
 import io.insika.router.server.testing.Eventually;
 import io.insika.router.server.testing.JsonLine;
 import io.insika.router.server.testing.Scrape;
+import io.insika.router.server.testing.TestServers;
 
 import static io.insika.router.server.proxy.RouterFixture.CLIENT;
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -72,7 +73,7 @@ class AccessLogTest {
                 Set.of(), "/sessions/{id}/*", List.of(new ExtractorSpec(
                         "path-segment", PluginOptions.of("routes[0].keys[0]",
                                 Map.of("parameter", "id")))));
-        try (RouterServer server = RouterServer.start("127.0.0.1", 0,
+        try (RouterServer server = TestServers.start(
                 RouteTable.build(List.of(sessions),
                         PluginRegistry.builtIn()),
                 RouterFixture.ketamaPool(List.of(backend.backend())), logging)) {

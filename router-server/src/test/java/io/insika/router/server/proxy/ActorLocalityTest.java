@@ -25,6 +25,7 @@ import io.insika.router.server.routing.ExtractorSpec;
 import io.insika.router.server.routing.RouteSpec;
 import io.insika.router.server.routing.RouteTable;
 import io.insika.router.server.testing.Http1Messages;
+import io.insika.router.server.testing.TestServers;
 import io.insika.router.server.token.RouteToken;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -86,7 +87,7 @@ class ActorLocalityTest {
             BackendPool pool = new BackendPool(rendezvous(),
                     PLUGINS.strategy("round-robin").orElseThrow().create(PluginOptions.empty()));
             pool.update(edge);
-            try (RouterServer router = RouterServer.start("127.0.0.1", 0, actorRoutes(), pool, ProxySettings.DEFAULTS)) {
+            try (RouterServer router = TestServers.start(actorRoutes(), pool, ProxySettings.DEFAULTS)) {
                 int local = 0;
                 for (int actor = 0; actor < ACTORS; actor++) {
                     if (call(router, RouteToken.hash("Counter/" + actor)).equals("local")) {

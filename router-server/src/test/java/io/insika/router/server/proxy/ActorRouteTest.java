@@ -18,6 +18,7 @@ import io.insika.router.server.routing.ExtractorSpec;
 import io.insika.router.server.routing.RouteSpec;
 import io.insika.router.server.routing.RouteTable;
 import io.insika.router.server.testing.Scrape;
+import io.insika.router.server.testing.TestServers;
 import io.insika.router.server.token.RouteToken;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -53,7 +54,7 @@ class ActorRouteTest {
                 new ExtractorSpec("path-segment",
                         PluginOptions.of("routes[" + index + "].keys[1]", Map.of("parameter", "token"))))));
         pool = RouterFixture.ketamaPool(backends.stream().map(TestBackend::backend).toList());
-        router = RouterServer.start("127.0.0.1", 0, RouteTable.build(specs, PluginRegistry.builtIn()), pool,
+        router = TestServers.start(RouteTable.build(specs, PluginRegistry.builtIn()), pool,
                 ProxySettings.DEFAULTS);
     }
 

@@ -10,6 +10,7 @@ import java.util.function.Function;
 
 import io.insika.router.server.RouterServer;
 import io.insika.router.server.testing.ScriptedBackend;
+import io.insika.router.server.testing.TestServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -43,7 +44,7 @@ class BackendAnswerFramingTest {
 
     private void start(Function<String, ScriptedBackend.Answer> script) throws IOException {
         backend = ScriptedBackend.answering(script);
-        router = RouterServer.start("127.0.0.1", 0, RouterFixture.defaultRoutes(),
+        router = TestServers.start(RouterFixture.defaultRoutes(),
                 RouterFixture.ketamaPool(List.of(backend.backend())), ProxySettings.DEFAULTS);
     }
 

@@ -18,10 +18,11 @@ import io.insika.router.api.Backend;
 import io.insika.router.server.RouterServer;
 import io.insika.router.server.backends.BackendCapacity;
 import io.insika.router.server.backends.BackendLimits;
-import io.insika.router.server.testing.Http1Messages;
 import io.insika.router.server.testing.Eventually;
+import io.insika.router.server.testing.Http1Messages;
 import io.insika.router.server.testing.RawHttp;
 import io.insika.router.server.testing.Scrape;
+import io.insika.router.server.testing.TestServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -64,7 +65,7 @@ class EdgeSafetyTest {
         try (ServerSocket gone = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             deadPort = gone.getLocalPort();
         }
-        router = RouterServer.start("127.0.0.1", 0, RouterFixture.defaultRoutes(),
+        router = TestServers.start(RouterFixture.defaultRoutes(),
                 RouterFixture.ketamaPool(List.of(Backend.parse("http://127.0.0.1:" + deadPort))), ProxySettings.DEFAULTS);
         String body = "x".repeat(100_000) + SMUGGLED; // longer than the peek, so part of it is never read
         String answer = rawExchange(router.port(), "POST /studio/up HTTP/1.1\r\nHost: x\r\nContent-Length: "
@@ -105,7 +106,7 @@ class EdgeSafetyTest {
         }
         RecordingBackend live = RecordingBackend.start();
         backend = live;
-        router = RouterServer.start("127.0.0.1", 0, RouterFixture.defaultRoutes(), RouterFixture.ketamaPool(
+        router = TestServers.start(RouterFixture.defaultRoutes(), RouterFixture.ketamaPool(
                 List.of(Backend.parse("http://127.0.0.1:" + deadPort), live.backend())), ProxySettings.DEFAULTS);
         String body = "y".repeat(70_000) + SMUGGLED; // past the inline limit: the upload streams
         String request = "POST /studio/upload HTTP/1.1\r\nHost: x\r\nContent-Length: " + body.length() + "\r\n";
@@ -152,7 +153,7 @@ class EdgeSafetyTest {
             out.flush();
         });
         backend = slow;
-        router = RouterServer.start("127.0.0.1", 0, RouterFixture.defaultRoutes(),
+        router = TestServers.start(RouterFixture.defaultRoutes(),
                 RouterFixture.ketamaPool(List.of(slow.backend())), ProxySettings.DEFAULTS);
         try (Socket client = new Socket("127.0.0.1", router.port())) {
             client.setSoTimeout(5_000);

@@ -16,6 +16,7 @@ import java.util.function.BiConsumer;
 
 import io.insika.router.server.RouterServer;
 import io.insika.router.server.testing.RawHttp;
+import io.insika.router.server.testing.TestServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -71,7 +72,7 @@ class FullDuplexTest {
                 }
             }
         });
-        router = RouterServer.start("127.0.0.1", 0, RouterFixture.defaultRoutes(),
+        router = TestServers.start(RouterFixture.defaultRoutes(),
                 RouterFixture.ketamaPool(List.of(io.insika.router.api.Backend.parse(
                         "http://127.0.0.1:" + backend.getLocalPort()))),
                 new ProxySettings(262_144, Duration.ofSeconds(2)));

@@ -23,6 +23,7 @@ import io.insika.router.server.session.SessionSeal;
 import io.insika.router.server.testing.Eventually;
 import io.insika.router.server.testing.Http1Messages;
 import io.insika.router.server.testing.RawHttp;
+import io.insika.router.server.testing.TestServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -62,7 +63,7 @@ class LearnedSessionTest {
         }
         RouteTable routes = RouteTable.build(List.of(RouteSpec.learning(Set.of(), "/mcp", mcp),
                 RouteSpec.learning(Set.of(), "/app", app)), PluginRegistry.builtIn());
-        RouterServer router = RouterServer.start("127.0.0.1", 0, routes, pool, settings.withSessions(SEAL));
+        RouterServer router = TestServers.start(routes, pool, settings.withSessions(SEAL));
         routers.add(router);
         return router;
     }
@@ -314,7 +315,7 @@ class LearnedSessionTest {
         try (EchoBackend owner = new EchoBackend("engine-0")) {
             RouteTable routes = RouteTable.build(List.of(RouteSpec.learning(Set.of(), "/app",
                     LearnSpec.cookie("SESSIONID"))), PluginRegistry.builtIn());
-            RouterServer router = RouterServer.start("127.0.0.1", 0, routes,
+            RouterServer router = TestServers.start(routes,
                     RouterFixture.ketamaPool(List.of(owner.backend())), ProxySettings.DEFAULTS.withSessions(SEAL));
             routers.add(router);
             String upgrade = "GET /app HTTP/1.1\r\nHost: router\r\nConnection: Upgrade\r\n"
@@ -355,7 +356,7 @@ class LearnedSessionTest {
             BackendPool plainPool = RouterFixture.ketamaPool(List.of(plain.backend()));
             RouteTable routes = RouteTable.build(List.of(RouteSpec.learning(Set.of(), "/mcp",
                     LearnSpec.header(MintingBackend.HEADER))), PluginRegistry.builtIn());
-            RouterServer router = RouterServer.start("127.0.0.1", 0, routes, plainPool,
+            RouterServer router = TestServers.start(routes, plainPool,
                     ProxySettings.DEFAULTS.withSessions(SEAL));
             routers.add(router);
 

@@ -13,11 +13,11 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import io.insika.router.server.RouterServer;
-import io.insika.router.server.ServerSettings;
 import io.insika.router.server.routing.BackendPool;
 import io.insika.router.server.testing.Eventually;
 import io.insika.router.server.testing.RawHttp;
 import io.insika.router.server.testing.Scrape;
+import io.insika.router.server.testing.TestServers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -72,8 +72,7 @@ class OverloadTest {
     @Test
     void pastMaxConnectionsANewConnectionWaitsUnansweredUntilOneCloses() throws Exception {
         BackendPool pool = RouterFixture.ketamaPool(List.of());
-        try (RouterServer server = RouterServer.start(new ServerSettings("127.0.0.1", 0, 0, Duration.ZERO,
-                Duration.ZERO, 2), RouterFixture.defaultRoutes(), pool, ProxySettings.DEFAULTS)) {
+        try (RouterServer server = RouterServer.start(TestServers.settings(Duration.ZERO, Duration.ZERO, 2), RouterFixture.defaultRoutes(), pool, ProxySettings.DEFAULTS)) {
             Socket first = connected(server.port());
             try (Socket second = connected(server.port()); Socket third = new Socket("127.0.0.1", server.port())) {
                 third.getOutputStream().write(UP.getBytes(StandardCharsets.US_ASCII));

@@ -22,6 +22,7 @@ import io.insika.router.server.routing.RouteSpec;
 import io.insika.router.server.routing.RouteTable;
 import io.insika.router.server.testing.LogCapture;
 import io.insika.router.server.testing.Scrape;
+import io.insika.router.server.testing.TestServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -61,7 +62,7 @@ class RedirectModeTest {
         pool = RouterFixture.ketamaPool(members);
         RouteSpec route = new RouteSpec(Set.of("POST"), "/v1/responses", List.of(new ExtractorSpec("json-field",
                 PluginOptions.of("routes[0].keys[0]", Map.of("field", "user")))), onMiss);
-        router = RouterServer.start("127.0.0.1", 0, RouteTable.build(List.of(route), PluginRegistry.builtIn()), pool,
+        router = TestServers.start(RouteTable.build(List.of(route), PluginRegistry.builtIn()), pool,
                 ProxySettings.DEFAULTS);
     }
 

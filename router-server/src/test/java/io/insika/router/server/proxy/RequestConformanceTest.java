@@ -11,6 +11,7 @@ import java.util.stream.Stream;
 
 import io.insika.router.server.RouterServer;
 import io.insika.router.server.testing.Http1Messages;
+import io.insika.router.server.testing.TestServers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,7 +50,7 @@ class RequestConformanceTest {
     @BeforeAll
     static void start() throws IOException {
         backend = RecordingBackend.start();
-        router = RouterServer.start("127.0.0.1", 0, RouterFixture.defaultRoutes(),
+        router = TestServers.start(RouterFixture.defaultRoutes(),
                 RouterFixture.ketamaPool(List.of(backend.backend())), ProxySettings.DEFAULTS);
     }
 

@@ -13,6 +13,7 @@ import java.util.stream.Stream;
 import io.insika.router.server.RouterServer;
 import io.insika.router.server.testing.Http1Messages;
 import io.insika.router.server.testing.ScriptedBackend;
+import io.insika.router.server.testing.TestServers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -53,7 +54,7 @@ class ResponseConformanceTest {
         backend = ScriptedBackend.answering(head -> head.contains(" /vector ")
                 ? ScriptedBackend.Answer.thenClose(current)
                 : ScriptedBackend.Answer.keep(OK));
-        router = RouterServer.start("127.0.0.1", 0, RouterFixture.defaultRoutes(),
+        router = TestServers.start(RouterFixture.defaultRoutes(),
                 RouterFixture.ketamaPool(List.of(backend.backend())), ProxySettings.DEFAULTS);
     }
 

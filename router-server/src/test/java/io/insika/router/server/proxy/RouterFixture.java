@@ -12,6 +12,7 @@ import io.insika.router.server.plugin.PluginRegistry;
 import io.insika.router.server.routing.BackendPool;
 import io.insika.router.server.routing.DefaultRoutes;
 import io.insika.router.server.routing.RouteTable;
+import io.insika.router.server.testing.TestServers;
 
 /** A router on a loopback port in front of test backends, with the default (seed) route table. */
 final class RouterFixture implements AutoCloseable {
@@ -48,7 +49,7 @@ final class RouterFixture implements AutoCloseable {
 
     static RouterFixture start(List<TestBackend> backends, ProxySettings settings) {
         BackendPool pool = ketamaPool(backends.stream().map(TestBackend::backend).toList());
-        return new RouterFixture(pool, RouterServer.start("127.0.0.1", 0, defaultRoutes(), pool, settings));
+        return new RouterFixture(pool, TestServers.start(defaultRoutes(), pool, settings));
     }
 
     /** A pool placing keys with ketama, filled with these backends. */

@@ -10,6 +10,7 @@ import io.insika.router.api.Backend;
 import io.insika.router.server.RouterServer;
 import io.insika.router.server.routing.BackendPool;
 import io.insika.router.server.testing.NodeCheck;
+import io.insika.router.server.testing.TestServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -53,7 +54,7 @@ class SocketIoClientTest {
             backends.add(Backend.parse("http://127.0.0.1:" + check.startServer(names.get(i))));
         }
         BackendPool pool = RouterFixture.ketamaPool(backends);
-        router = RouterServer.start("127.0.0.1", 0, RouterFixture.defaultRoutes(), pool, ProxySettings.DEFAULTS);
+        router = TestServers.start(RouterFixture.defaultRoutes(), pool, ProxySettings.DEFAULTS);
 
         for (String sticky : List.of("a1b2c3d4e5f6g7h8", "session-two-16ch", "qwertyuiopasdfgh", "zzzzzzzzzzzzzzzz")) {
             String output = check.run(List.of("node", "client.mjs", "http://127.0.0.1:" + router.port(), sticky), 30);

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import io.insika.router.api.Backend;
 import io.insika.router.server.RouterServer;
 import io.insika.router.server.routing.BackendPool;
+import io.insika.router.server.testing.TestServers;
 
 /**
  * A router in a JVM of its own, so a test can give it a heap of its choosing.
@@ -17,7 +18,7 @@ public final class StandaloneRouter {
 
     public static void main(String[] backends) throws InterruptedException {
         BackendPool pool = RouterFixture.ketamaPool(Arrays.stream(backends).map(Backend::parse).toList());
-        RouterServer server = RouterServer.start("127.0.0.1", 0, RouterFixture.defaultRoutes(), pool,
+        RouterServer server = TestServers.start(RouterFixture.defaultRoutes(), pool,
                 ProxySettings.DEFAULTS);
         System.out.println("PORT " + server.port());
         System.out.flush();

@@ -27,6 +27,7 @@ import io.insika.router.server.routing.ExtractorSpec;
 import io.insika.router.server.routing.RouteSpec;
 import io.insika.router.server.routing.RouteTable;
 import io.insika.router.server.testing.RawHttp;
+import io.insika.router.server.testing.TestServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -67,7 +68,7 @@ class WebSocketTunnelTest {
         List<RouteSpec> specs = new ArrayList<>(DefaultRoutes.specs());
         specs.add(new RouteSpec(Set.of("GET", "POST"), "/socket.io/",
                 List.of(new ExtractorSpec("query", PluginOptions.of("routes[4].keys[0]", java.util.Map.of("name", "stickyId"))))));
-        router = RouterServer.start("127.0.0.1", 0, RouteTable.build(specs, PluginRegistry.builtIn()),
+        router = TestServers.start(RouteTable.build(specs, PluginRegistry.builtIn()),
                 RouterFixture.ketamaPool(backends.stream().map(EchoBackend::backend).toList()), settings);
     }
 

@@ -1,0 +1,176 @@
+package io.insika.router.server.proxy;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
+
+import io.helidon.common.buffers.BufferData;
+import io.helidon.common.buffers.DataReader;
+import io.helidon.common.concurrency.limits.Limit;
+import io.helidon.common.concurrency.limits.LimitAlgorithm;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Status;
+import io.helidon.webserver.CloseConnectionException;
+import io.helidon.webserver.ConnectionContext;
+import io.helidon.webserver.spi.ServerConnection;
+import io.helidon.webserver.spi.ServerConnectionSelector;
+
+/**
+ * A client connection the router frames itself while its requests stay in {@link LeanHead}'s
+ * strict subset, and Helidon's HTTP/1 connection from the first request that does not: Helidon
+ * then reads that request's bytes, untouched, and every one after it.
+ */
+final class LeanHttp1Connection implements ServerConnection {
+
+    private static final System.Logger LOGGER = System.getLogger(LeanHttp1Connection.class.getName());
+    private static final int MAX_HEAD = 8192;
+
+    private final ConnectionContext ctx;
+    private final DataReader reader;
+    private final ProxyHandler proxy;
+    private final ServerConnectionSelector helidon;
+    private final LongAdder handovers;
+    private final byte[] scratch = new byte[MAX_HEAD];
+    private volatile ServerConnection handedOver;
+    private volatile Thread thread;
+    private volatile boolean waiting;
+    private volatile boolean canRun = true;
+    private volatile long lastRequest = System.nanoTime();
+
+    LeanHttp1Connection(ConnectionContext ctx, ProxyHandler proxy, ServerConnectionSelector helidon,
+                        LongAdder handovers) {
+        this.ctx = ctx;
+        this.handovers = handovers;
+        this.reader = ctx.dataReader();
+        this.proxy = proxy;
+        this.helidon = helidon;
+    }
+
+    @Override
+    public void handle(Limit limit) throws InterruptedException {
+        thread = Thread.currentThread();
+        if (ctx.proxyProtocolData().isPresent()) {
+            handOver(limit); // Helidon adds the forwarding fields it carries
+            return;
+        }
+        long maxPayload = ctx.listenerContext().config().maxPayloadSize();
+        while (canRun) {
+            int end;
+            waiting = true;
+            try {
+                end = awaitHead();
+            } catch (DataReader.InsufficientDataAvailableException | java.io.UncheckedIOException e) {
+                return; // the client closed between requests
+            } finally {
+                waiting = false;
+            }
+            LeanHead head = end < 0 ? null : LeanHead.parse(scratch, end);
+            // Helidon answers what it refuses (a body past max-payload-size, the listener's limit)
+            Optional<LimitAlgorithm.Token> permit = head == null || maxPayload >= 0 && head.contentLength() > maxPayload
+                    ? Optional.empty() : limit.tryAcquire(true);
+            if (permit.isEmpty()) {
+                handOver(limit);
+                return;
+            }
+            reader.skip(end);
+            lastRequest = System.nanoTime();
+            boolean again;
+            try {
+                again = serve(head);
+                permit.get().success();
+            } catch (RuntimeException | Error e) {
+                permit.get().dropped();
+                throw e;
+            }
+            if (!again) {
+                return;
+            }
+            lastRequest = System.nanoTime();
+        }
+    }
+
+    // Helidon's HTTP/1 connection reads from here on, starting with the bytes not consumed
+    private void handOver(Limit limit) throws InterruptedException {
+        ServerConnection connection = helidon.connection(ctx);
+        handedOver = connection;
+        handovers.increment();
+        connection.handle(limit);
+    }
+
+    // One request: whether the connection may carry another
+    private boolean serve(LeanHead head) {
+        LeanBody body = head.contentLength() > 0 ? new LeanBody(reader, head.contentLength()) : null;
+        LeanAnswer answer = new LeanAnswer(ctx.dataWriter(), head.close());
+        try {
+            proxy.proxy(new ClientRequest(head.prologue(), head.headers(), () -> ctx.remotePeer().address(),
+                    ctx.isSecure(), body), answer);
+        } catch (CloseConnectionException e) {
+            return false;
+        } catch (RuntimeException e) {
+            LOGGER.log(System.Logger.Level.WARNING, "request failed", e);
+            if (!answer.isSent()) {
+                answer.status(Status.INTERNAL_SERVER_ERROR_500);
+                answer.clearHeaders();
+                answer.header(HeaderValues.CONNECTION_CLOSE);
+                try {
+                    answer.send();
+                } catch (RuntimeException ignored) {
+                    // the client is gone too
+                }
+            }
+            return false;
+        }
+        // a body not read to its end must never be read as the next request
+        return answer.isSent() && !answer.closes() && (body == null || body.consumed());
+    }
+
+    // Peeks until the head's empty line: its end, or -1 when the head is not for the lean path
+    // (a bare LF, or longer than MAX_HEAD): Helidon then reads it from the same bytes.
+    private int awaitHead() {
+        int scanned = 0;
+        while (true) {
+            reader.ensureAvailable();
+            int n = Math.min(reader.available(), MAX_HEAD);
+            BufferData peek = reader.getBuffer(n);
+            peek.read(scratch, 0, n);
+            for (int i = scanned; i < n; i++) {
+                if (scratch[i] == '\n') {
+                    if (i == 0 || scratch[i - 1] != '\r') {
+                        return -1;
+                    }
+                    if (i >= 3 && scratch[i - 2] == '\n') {
+                        return i + 1;
+                    }
+                }
+            }
+            if (n >= MAX_HEAD) {
+                return -1;
+            }
+            scanned = n;
+            reader.pullData();
+        }
+    }
+
+    @Override
+    public Duration idleTime() {
+        ServerConnection connection = handedOver;
+        if (connection != null) {
+            return connection.idleTime();
+        }
+        return waiting ? Duration.ofNanos(System.nanoTime() - lastRequest) : Duration.ZERO;
+    }
+
+    @Override
+    public void close(boolean interrupt) {
+        ServerConnection connection = handedOver;
+        if (connection != null) {
+            connection.close(interrupt);
+            return;
+        }
+        canRun = false;
+        Thread current = thread;
+        if (current != null && (interrupt || waiting)) {
+            current.interrupt();
+        }
+    }
+}

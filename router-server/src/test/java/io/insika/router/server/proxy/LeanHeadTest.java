@@ -1,0 +1,109 @@
+package io.insika.router.server.proxy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.stream.Stream;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Method;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
+
+/**
+ * The lean connection frames only heads that are certainly valid, and hands every other to
+ * Helidon's parser: a head it takes must mean exactly what Helidon would have read, and one it
+ * is unsure of must be left alone, never refused or guessed at.
+ */
+class LeanHeadTest {
+
+    private static LeanHead parse(String head) {
+        byte[] bytes = head.getBytes(StandardCharsets.ISO_8859_1);
+        return LeanHead.parse(bytes, bytes.length);
+    }
+
+    @Test
+    void aPlainKeyedPostIsReadAsHelidonReadsIt() {
+        LeanHead head = parse("POST /v1/responses?a=b%20c HTTP/1.1\r\nHost: router.test:9090\r\n"
+                + "Content-Type:application/json\r\nContent-Length: 42\r\nX-Pad: \t two words \t\r\n\r\n");
+
+        assertThat(head, notNullValue());
+        assertThat(head.prologue().method(), is(Method.POST));
+        assertThat(head.prologue().uriPath().rawPath(), is("/v1/responses"));
+        assertThat(head.prologue().query().rawValue(), is("a=b%20c"));
+        assertThat(head.headers().get(HeaderNames.HOST).get(), is("router.test:9090"));
+        assertThat(head.headers().get(HeaderNames.CONTENT_TYPE).get(), is("application/json"));
+        assertThat("optional whitespace around a value is not part of it",
+                head.headers().get(HeaderNames.create("X-Pad")).get(), is("two words"));
+        assertThat(head.contentLength(), is(42L));
+        assertThat(head.close(), is(false));
+    }
+
+    @Test
+    void fieldsKeepTheirOrderAndRepeats() {
+        LeanHead head = parse("GET /a HTTP/1.1\r\nHost: h\r\nAccept: a\r\nAccept: b\r\n\r\n");
+        assertThat(head.headers().get(HeaderNames.ACCEPT).allValues(), contains("a", "b"));
+        assertThat(head.contentLength(), is(0L));
+    }
+
+    @Test
+    void connectionCloseAndKeepAliveAreUnderstoodInAnyCase() {
+        assertThat(parse("GET /a HTTP/1.1\r\nHost: h\r\nConnection: Close\r\n\r\n").close(), is(true));
+        assertThat(parse("GET /a HTTP/1.1\r\nHost: h\r\nConnection: keep-alive\r\n\r\n").close(), is(false));
+    }
+
+    static Stream<String> headsForHelidon() {
+        return Stream.of(
+                "GET /a HTTP/1.0\r\nHost: h\r\n\r\n",
+                "GET http://h/a HTTP/1.1\r\nHost: h\r\n\r\n",
+                "OPTIONS * HTTP/1.1\r\nHost: h\r\n\r\n",
+                "get /a HTTP/1.1\r\nHost: h\r\n\r\n",
+                "TRACE /a HTTP/1.1\r\nHost: h\r\n\r\n",
+                "GET  /a HTTP/1.1\r\nHost: h\r\n\r\n",
+                "GET /a  HTTP/1.1\r\nHost: h\r\n\r\n",
+                "GET /a HTTP/1.1 \r\nHost: h\r\n\r\n",
+                "GET /a#frag HTTP/1.1\r\nHost: h\r\n\r\n",
+                "GET /a?x={1} HTTP/1.1\r\nHost: h\r\n\r\n",
+                "GET /a%zz HTTP/1.1\r\nHost: h\r\n\r\n",
+                "GET /up HTTP/1.1\r\nHost: h\r\n\r\n",
+                "GET /up?full=1 HTTP/1.1\r\nHost: h\r\n\r\n",
+                "GET /a HTTP/1.1\r\n\r\n",
+                "GET /a HTTP/1.1\r\nHost: h\r\nHost: h\r\n\r\n",
+                "GET /a HTTP/1.1\r\nHost:\r\n\r\n",
+                "GET /a HTTP/1.1\r\nHost: user@h\r\n\r\n",
+                "GET /a HTTP/1.1\r\nHost: [::1]:80\r\n\r\n",
+                "GET /a HTTP/1.1\r\nHost: h:\r\n\r\n",
+                "GET /a HTTP/1.1\r\nHost: h:8o\r\n\r\n",
+                "GET /a HTTP/1.1\r\nHost: h:123456\r\n\r\n",
+                "POST /a HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n",
+                "POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\n",
+                "POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: +5\r\n\r\n",
+                "POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 5, 5\r\n\r\n",
+                "POST /a HTTP/1.1\r\nHost: h\r\nContent-Length:\r\n\r\n",
+                "POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 1234567890123456789\r\n\r\n",
+                "POST /a HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n",
+                "GET /a HTTP/1.1\r\nHost: h\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n",
+                "GET /a HTTP/1.1\r\nHost: h\r\nConnection: close, te\r\n\r\n",
+                "GET /a HTTP/1.1\r\nHost: h\r\nX-Helidon-Cn: admin\r\n\r\n",
+                "GET /a HTTP/1.1\r\nHost: h\r\nX Name: v\r\n\r\n",
+                "GET /a HTTP/1.1\r\nHost: h\r\nX-Name : v\r\n\r\n",
+                "GET /a HTTP/1.1\r\nHost: h\r\nX-(Name): v\r\n\r\n",
+                "GET /a HTTP/1.1\r\nHost: h\r\nX-Name: v\r\n folded\r\n\r\n",
+                "GET /a HTTP/1.1\r\nHost: h\r\nX-Name: caf\u00e9\r\n\r\n",
+                "GET /a HTTP/1.1\r\nHost: h\r\nX-Name: a\u0000b\r\n\r\n",
+                "GET /a HTTP/1.1\r\nHost: h\r\nX-Name: a\rb\r\n\r\n",
+                "GET /a HTTP/1.1\r\nHost: h\r\nX-Name v\r\n\r\n",
+                "GET /a HTTP/1.1\r\nHost: h\r\n: v\r\n\r\n");
+    }
+
+    @ParameterizedTest
+    @MethodSource("headsForHelidon")
+    void anyHeadOutsideTheSubsetIsLeftToHelidon(String head) {
+        assertThat(head, parse(head), nullValue());
+    }
+}
