@@ -164,4 +164,34 @@ class LeanHttp1Test {
         assertThat(answers.getFirst().values("transfer-encoding"), contains("chunked"));
         assertThat(new String(answers.getFirst().body(), StandardCharsets.UTF_8), containsString("data: event-4"));
     }
+
+    @Test
+    void aLongHeadArrivingInPiecesIsStillTheRoutersToFrame() throws Exception {
+        String head = keyed("a").replace("Host: router.test\r\n", "Host: router.test\r\nCookie: " + "c".repeat(3000) + "\r\n");
+        byte[] bytes = head.getBytes(StandardCharsets.ISO_8859_1);
+        try (Socket socket = new Socket("127.0.0.1", router.port())) {
+            socket.setSoTimeout(10_000);
+            for (int at = 0; at < bytes.length; at += 200) {
+                socket.getOutputStream().write(bytes, at, Math.min(200, bytes.length - at));
+                socket.getOutputStream().flush();
+                Thread.sleep(5);
+            }
+            socket.shutdownOutput();
+            Http1Messages.Reading reading = Http1Messages.responses(socket.getInputStream().readAllBytes(), true, "POST");
+            assertThat(reading.describe(), reading.messages().size(), is(1));
+            assertThat(reading.messages().getFirst().startLine(), is("HTTP/1.1 200 OK"));
+        }
+        assertThat(backend.lastHeaders.get("cookie"), contains("c".repeat(3000)));
+        assertThat(handovers(), is(0.0));
+    }
+
+    @Test
+    void aHeadOverEightKibIsHelidonsToRead() throws IOException {
+        String head = keyed("a").replace("Host: router.test\r\n", "Host: router.test\r\nCookie: " + "c".repeat(9000) + "\r\n");
+        List<Http1Messages.Message> answers = exchange(head + keyed("b"), 2, "POST");
+
+        assertThat(answers.get(0).startLine(), is("HTTP/1.1 200 OK"));
+        assertThat(answers.get(1).startLine(), is("HTTP/1.1 200 OK"));
+        assertThat(handovers(), is(1.0));
+    }
 }

@@ -1,0 +1,77 @@
+package io.insika.router.server.proxy;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.helidon.common.buffers.DataReader;
+import io.helidon.common.uri.UriValidator;
+import io.helidon.http.Header;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Http1HeadersParser;
+import io.helidon.http.HttpPrologue;
+import io.helidon.http.WritableHeaders;
+import io.helidon.webserver.http1.Http1Prologue;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
+
+/**
+ * Whatever bytes a client sends, a head the lean connection takes is one Helidon's own HTTP/1
+ * parser (its prologue reader and header parser, validation on, as the router's listener runs
+ * them) also takes, read to the same method, target, fields and length. So taking a request
+ * never lets through what Helidon would have refused, nor reads it another way.
+ */
+class LeanHeadFuzzTest {
+
+    private static final byte[] END = {'\r', '\n', '\r', '\n'};
+
+    @FuzzTest
+    void aHeadTheRouterTakesHelidonReadsAlike(byte[] data) {
+        byte[] head = headOf(data);
+        LeanHead lean = LeanHead.parse(head, head.length);
+        if (lean == null) {
+            return; // Helidon's to read, whatever it makes of it
+        }
+        byte[][] once = {head};
+        DataReader reader = DataReader.create(() -> {
+            byte[] next = once[0];
+            once[0] = null;
+            return next;
+        });
+        HttpPrologue prologue = new Http1Prologue(reader, 8192, true).readPrologue();
+        UriValidator.validateQuery(prologue.query().rawValue());
+        WritableHeaders<?> headers = Http1HeadersParser.readHeaders(reader, 16384, true);
+
+        assertThat(lean.prologue().method(), is(prologue.method()));
+        assertThat(lean.prologue().uriPath().rawPath(), is(prologue.uriPath().rawPath()));
+        assertThat(lean.prologue().query().rawValue(), is(prologue.query().rawValue()));
+        assertThat(fields(lean.headers()), is(fields(headers)));
+        assertThat(lean.contentLength(), is(headers.contentLength().orElse(0)));
+        assertThat(headers.contains(HeaderNames.TRANSFER_ENCODING), is(false));
+        assertThat(headers.all(HeaderNames.HOST, List::of).size(), is(1));
+    }
+
+    // The bytes up to their first empty line, or all of them with one added
+    private static byte[] headOf(byte[] data) {
+        for (int i = 0; i + END.length <= data.length; i++) {
+            if (Arrays.equals(data, i, i + END.length, END, 0, END.length)) {
+                return Arrays.copyOf(data, i + END.length);
+            }
+        }
+        byte[] head = Arrays.copyOf(data, data.length + END.length);
+        System.arraycopy(END, 0, head, data.length, END.length);
+        return head;
+    }
+
+    private static List<String> fields(io.helidon.http.Headers headers) {
+        List<String> fields = new ArrayList<>();
+        for (Header header : headers) {
+            for (String value : header.allValues()) {
+                fields.add(header.headerName().lowerCase() + ": " + value);
+            }
+        }
+        return fields;
+    }
+}
