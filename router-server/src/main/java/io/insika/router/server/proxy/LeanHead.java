@@ -9,6 +9,7 @@ import io.helidon.http.HttpPrologue;
 import io.helidon.http.Method;
 import io.helidon.http.ServerRequestHeaders;
 import io.helidon.http.WritableHeaders;
+import io.insika.router.server.upstream.HttpSyntax;
 
 /**
  * A request head in the strict subset the lean connection frames itself, or {@code null}: an
@@ -25,21 +26,6 @@ import io.helidon.http.WritableHeaders;
  */
 record LeanHead(HttpPrologue prologue, ServerRequestHeaders headers, long contentLength, boolean close) {
 
-    private static final boolean[] TCHAR = new boolean[128];
-
-    static {
-        for (char c : "!#$%&'*+-.^_`|~".toCharArray()) {
-            TCHAR[c] = true;
-        }
-        for (char c = '0'; c <= '9'; c++) {
-            TCHAR[c] = true;
-        }
-        for (char c = 'a'; c <= 'z'; c++) {
-            TCHAR[c] = true;
-            TCHAR[c - 32] = true;
-        }
-    }
-
     /**
      * @param b   the head's bytes, the request line to the empty line's CRLF
      * @param end where the head ends (just past its last CRLF)
@@ -55,7 +41,7 @@ record LeanHead(HttpPrologue prologue, ServerRequestHeaders headers, long conten
         }
         int target = sp + 1;
         int sp2 = target;
-        while (sp2 < end && b[sp2] > 0x20 && b[sp2] < 0x7f) {
+        while (sp2 < end && b[sp2] > 0x20 && b[sp2] < 0x7f) { // HttpSyntax.isTarget's visible ASCII
             sp2++;
         }
         if (b[target] != '/' || sp2 >= end || b[sp2] != ' ' || !isVersion(b, sp2 + 1, end)) {
@@ -80,7 +66,7 @@ record LeanHead(HttpPrologue prologue, ServerRequestHeaders headers, long conten
         int line = sp2 + 11; // " HTTP/1.1\r\n"
         while (line < end - 2) {
             int colon = line;
-            while (colon < end && b[colon] > 0 && b[colon] < 128 && TCHAR[b[colon]]) {
+            while (colon < end && HttpSyntax.isTokenChar(b[colon])) {
                 colon++;
             }
             if (colon == line || colon >= end || b[colon] != ':') {
@@ -91,7 +77,8 @@ record LeanHead(HttpPrologue prologue, ServerRequestHeaders headers, long conten
                 value++;
             }
             int valueEnd = value;
-            while (valueEnd < end && (b[valueEnd] >= 0x20 && b[valueEnd] < 0x7f || b[valueEnd] == '\t')) {
+            // field value characters without obs-text: a CR, a NUL or an octet above 0x7E ends it
+            while (valueEnd < end && b[valueEnd] >= 0 && HttpSyntax.isFieldValueChar(b[valueEnd])) {
                 valueEnd++;
             }
             if (valueEnd + 1 >= end || b[valueEnd] != '\r' || b[valueEnd + 1] != '\n') {

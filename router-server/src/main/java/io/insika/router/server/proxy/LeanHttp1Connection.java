@@ -1,5 +1,6 @@
 package io.insika.router.server.proxy;
 
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Optional;
@@ -65,7 +66,7 @@ final class LeanHttp1Connection implements ServerConnection {
             waiting = true;
             try {
                 end = awaitHead();
-            } catch (DataReader.InsufficientDataAvailableException | java.io.UncheckedIOException e) {
+            } catch (DataReader.InsufficientDataAvailableException | UncheckedIOException e) {
                 return; // the client closed between requests
             } finally {
                 waiting = false;

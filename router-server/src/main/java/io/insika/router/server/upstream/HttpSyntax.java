@@ -26,7 +26,8 @@ public final class HttpSyntax {
     private HttpSyntax() {
     }
 
-    static boolean isTokenChar(int c) {
+    /** Whether the character (or octet, as a signed byte: never) may be part of a token. */
+    public static boolean isTokenChar(int c) {
         return c >= 0 && c < 128 && TCHAR[c];
     }
 
@@ -45,7 +46,7 @@ public final class HttpSyntax {
     }
 
     /** field-vchar, SP or HTAB: anything but the control characters (and DEL); obs-text included. */
-    static boolean isFieldValueChar(int c) {
+    public static boolean isFieldValueChar(int c) {
         return c == '\t' || (c >= 0x20 && c != 0x7f && c <= 0xff);
     }
 
