@@ -14,7 +14,6 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.WebServer;
-import io.helidon.webserver.spi.ProtocolConfig;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.HttpRouting;
@@ -23,14 +22,15 @@ import io.helidon.webserver.http.RoutingResponse;
 import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.health.HealthObserver;
+import io.helidon.webserver.spi.ProtocolConfig;
 import io.insika.router.server.backends.BackendStates;
 import io.insika.router.server.config.RouterConfig;
 import io.insika.router.server.backends.HealthChecker;
 import io.insika.router.server.discovery.PoolReadiness;
 import io.insika.router.server.metrics.MetricsEndpoint;
 import io.insika.router.server.metrics.RouterMetrics;
-import io.insika.router.server.proxy.PassThroughEncoding;
 import io.insika.router.server.proxy.LeanHttp1Selector;
+import io.insika.router.server.proxy.PassThroughEncoding;
 import io.insika.router.server.proxy.ProxyHandler;
 import io.insika.router.server.proxy.ProxySettings;
 import io.insika.router.server.proxy.UpgradeTunnelConfig;
@@ -146,13 +146,12 @@ public final class RouterServer implements AutoCloseable {
                 .writeBufferSize(0)
                 // Bytes pass through untouched: never decode a request body or encode a response.
                 .contentEncoding(PassThroughEncoding.INSTANCE)
-                .addProtocol(http1)
                 .featuresDiscoverServices(false)
                 .routing(routing -> routing(routing, proxy));
         // WebSocket upgrades are tunnelled to the owner (UpgradeTunnel)
         List<ProtocolConfig> protocols = new ArrayList<>(List.of(http1));
         protocols.addAll(UpgradeTunnelConfig.forEverySpelling(proxy));
-        UpgradeTunnelConfig.forEverySpelling(proxy).forEach(mainConfig::addProtocol);
+        protocols.forEach(mainConfig::addProtocol);
         if (server.leanHttp1()) {
             // asked before Helidon's own HTTP/1 selector, which it hands connections over to
             LeanHttp1Selector lean = new LeanHttp1Selector(proxy, http1, protocols);

@@ -182,8 +182,8 @@ final class BackendForwarder {
         return Upload.start(body, exchange);
     }
 
-    // What the body really sent will be: Helidon has checked a Content-Length against the body
-    // it reads; a chunked body keeps its unknown length; no body says nothing unless the client
+    // What the body really sent will be: its reader (Helidon's, or LeanBody) holds a
+    // Content-Length to the body it reads; a chunked body keeps its unknown length; no body says nothing unless the client
     // said Content-Length: 0 (a POST with an empty body).
     private static long framing(ClientRequest request, BodyPeek body) {
         if (body == null) {
