@@ -142,6 +142,9 @@ class RequestConformanceTest {
                 new Vector("absolute-form", "GET http://other:8080/a?b=c HTTP/1.1\r\nHost: x\r\n\r\n", Expect.FORWARDED),
                 new Vector("proxy-authorization", "GET /a HTTP/1.1\r\nHost: x\r\nProxy-Authorization: Basic eA==\r\n\r\n",
                         Expect.FORWARDED),
+                // Helidon's name for a TLS client's certificate CN: a client must not claim one
+                new Vector("x-helidon-cn-claimed", "GET /a HTTP/1.1\r\nHost: x\r\nX-Helidon-Cn: admin\r\n\r\n",
+                        Expect.FORWARDED),
                 new Vector("expect-continue", post("/other", "Expect: 100-continue\r\nContent-Length: 5", "hello"),
                         Expect.FORWARDED),
                 new Vector("pipelined-pair", "GET /p1 HTTP/1.1\r\nHost: x\r\n\r\nGET /p2 HTTP/1.1\r\nHost: x\r\n\r\n",
@@ -171,6 +174,8 @@ class RequestConformanceTest {
             for (Http1Messages.Message message : strict.messages()) {
                 assertThat(vector + ": the backend never gets a proxy credential",
                         message.values("proxy-authorization").isEmpty(), is(true));
+                assertThat(vector + ": the backend never gets a client's claim of a TLS identity",
+                        message.values("x-helidon-cn").isEmpty(), is(true));
                 assertThat(vector + ": origin form only", message.startLine().split(" ")[1], startsWith("/"));
             }
         }
