@@ -45,6 +45,9 @@ import io.insika.router.server.routing.RouteTable;
  */
 public final class RouterServer implements AutoCloseable {
 
+    // the router's liveness, answered in-process on the proxy port
+    private static final String UP = "/up";
+
     private final WebServer server;
     private final WebServer admin;
     private final ProxyHandler proxy;
@@ -154,7 +157,7 @@ public final class RouterServer implements AutoCloseable {
         protocols.forEach(mainConfig::addProtocol);
         if (server.leanHttp1()) {
             // asked before Helidon's own HTTP/1 selector, which it hands connections over to
-            LeanHttp1Selector lean = new LeanHttp1Selector(proxy, http1, protocols);
+            LeanHttp1Selector lean = new LeanHttp1Selector(proxy, http1, protocols, UP);
             metrics.counter("http1_handovers", "Client connections handed to Helidon's HTTP/1 at their first request"
                     + " outside the plain subset the router frames itself", lean::handovers);
             mainConfig.addConnectionSelector(lean);
@@ -180,7 +183,7 @@ public final class RouterServer implements AutoCloseable {
     /** The main socket's routing: reused by tests that want the router without a socket. */
     static void routing(HttpRouting.Builder routing, ProxyHandler proxy) {
         routing.addFilter(RouterServer::closeWhenAsked)
-                .get("/up", (req, res) -> res.send("OK"))
+                .get(UP, (req, res) -> res.send("OK"))
                 .any(proxy);
     }
 

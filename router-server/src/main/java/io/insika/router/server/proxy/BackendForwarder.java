@@ -164,7 +164,7 @@ final class BackendForwarder {
                                SessionCarrier carrier) throws IOException {
         RequestWriter writer = exchange.request();
         writer.requestLine(request.prologue().method().text(), RequestTarget.originForm(request.prologue()));
-        ForwardedHeaders.copy(request.prologue(), request.headers(), request.peerAddress(), request.secure(),
+        ForwardedHeaders.copy(request.prologue(), request.headers(), request.peer(), request.secure(),
                 HopByHopHeaders.of(request.headers()), trustedProxies, carrier, writer);
         writer.endHead(framing(request, body));
         if (body == null) {

@@ -2,7 +2,6 @@ package io.insika.router.server.proxy;
 
 import java.io.InputStream;
 import java.net.SocketAddress;
-import java.util.function.Supplier;
 
 import io.helidon.http.HttpPrologue;
 import io.helidon.http.ServerRequestHeaders;
@@ -18,15 +17,11 @@ import io.helidon.webserver.http.ServerRequest;
  * @param secure   whether it came over TLS
  * @param body     its body's stream, or {@code null} when it has none
  */
-record ClientRequest(HttpPrologue prologue, ServerRequestHeaders headers, Supplier<SocketAddress> peer,
-                     boolean secure, InputStream body) {
+record ClientRequest(HttpPrologue prologue, ServerRequestHeaders headers, SocketAddress peer, boolean secure,
+                     InputStream body) {
 
     static ClientRequest of(ServerRequest request) {
-        return new ClientRequest(request.prologue(), request.headers(), () -> request.remotePeer().address(),
+        return new ClientRequest(request.prologue(), request.headers(), request.remotePeer().address(),
                 request.isSecure(), request.content().hasEntity() ? request.content().inputStream() : null);
-    }
-
-    SocketAddress peerAddress() {
-        return peer.get();
     }
 }

@@ -67,14 +67,12 @@ final class LeanAnswer implements ClientAnswer {
             return; // written by the head itself
         }
         // as Helidon's ServerResponse.header: a name set again replaces its values
-        HeaderName name = header.headerName();
-        for (int i = 0; i < headers.size(); i++) {
-            if (headers.get(i).headerName().equals(name)) {
-                headers.set(i, header);
-                return;
-            }
+        int at = indexOf(header.headerName());
+        if (at >= 0) {
+            headers.set(at, header);
+        } else {
+            headers.add(header);
         }
-        headers.add(header);
     }
 
     @Override
@@ -89,7 +87,7 @@ final class LeanAnswer implements ClientAnswer {
 
     @Override
     public void send() {
-        BufferData head = head(contentLengthGiven() ? null : "0", true);
+        BufferData head = head(indexOf(HeaderNames.CONTENT_LENGTH) >= 0 ? null : "0", true);
         write(head);
         sent = true;
     }
@@ -123,11 +121,14 @@ final class LeanAnswer implements ClientAnswer {
                 if (!chunked && written + len > declared) {
                     throw new ServerConnectionException("answer longer than its Content-Length", null);
                 }
-                BufferData out = headWritten ? BufferData.growing(len + 16) : head(null, false);
-                if (!headWritten && chunked) {
-                    out.write(CHUNKED);
-                }
-                if (!headWritten) {
+                BufferData out;
+                if (headWritten) {
+                    out = BufferData.growing(len + 16);
+                } else {
+                    out = head(null, false);
+                    if (chunked) {
+                        out.write(CHUNKED);
+                    }
                     out.write('\r');
                     out.write('\n');
                     headWritten = true;
@@ -168,27 +169,19 @@ final class LeanAnswer implements ClientAnswer {
         return written;
     }
 
-    private boolean contentLengthGiven() {
-        return has(HeaderNames.CONTENT_LENGTH);
-    }
-
     // The length a stream's Content-Length says, or -1 (chunked)
     private long declaredLength() {
-        for (Header header : headers) {
-            if (header.headerName().equals(HeaderNames.CONTENT_LENGTH)) {
-                return Long.parseLong(header.get());
+        int at = indexOf(HeaderNames.CONTENT_LENGTH);
+        return at < 0 ? -1 : Long.parseLong(headers.get(at).get());
+    }
+
+    private int indexOf(HeaderName name) {
+        for (int i = 0; i < headers.size(); i++) {
+            if (headers.get(i).headerName().equals(name)) {
+                return i;
             }
         }
         return -1;
-    }
-
-    private boolean has(HeaderName name) {
-        for (Header header : headers) {
-            if (header.headerName().equals(name)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     // The status line, Date, Connection, the fields and the length given; the empty line too
@@ -202,7 +195,7 @@ final class LeanAnswer implements ClientAnswer {
                     : status.reasonPhrase();
             head.write(("HTTP/1.1 " + status.code() + " " + reason + "\r\n").getBytes(StandardCharsets.US_ASCII));
         }
-        if (!has(HeaderNames.DATE)) {
+        if (indexOf(HeaderNames.DATE) < 0) {
             head.write(DATE);
             head.write(DateTime.http1Bytes());
         }

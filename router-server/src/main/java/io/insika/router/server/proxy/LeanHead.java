@@ -1,8 +1,10 @@
 package io.insika.router.server.proxy;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 import io.helidon.common.uri.UriValidator;
+import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.HttpPrologue;
@@ -26,11 +28,14 @@ import io.insika.router.server.upstream.HttpSyntax;
  */
 record LeanHead(HttpPrologue prologue, ServerRequestHeaders headers, long contentLength, boolean close) {
 
+    private static final byte[] VERSION = "HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII);
+
     /**
      * @param b   the head's bytes, the request line to the empty line's CRLF
      * @param end where the head ends (just past its last CRLF)
+     * @param own a path Helidon's routing answers itself (the router's {@code /up}): left to it
      */
-    static LeanHead parse(byte[] b, int end) {
+    static LeanHead parse(byte[] b, int end, String own) {
         int sp = indexOf(b, 0, end, (byte) ' ');
         if (sp <= 0) {
             return null;
@@ -48,8 +53,8 @@ record LeanHead(HttpPrologue prologue, ServerRequestHeaders headers, long conten
             return null;
         }
         String path = new String(b, target, sp2 - target, StandardCharsets.US_ASCII);
-        if (isUp(path) || path.indexOf('#') >= 0) {
-            return null; // answered by Helidon's routing; a fragment has no place in a request
+        if (path.indexOf('#') >= 0) {
+            return null; // a fragment has no place in a request
         }
         HttpPrologue prologue;
         try {
@@ -57,6 +62,9 @@ record LeanHead(HttpPrologue prologue, ServerRequestHeaders headers, long conten
             prologue = HttpPrologue.create("HTTP/1.1", "HTTP", "1.1", method, path, true);
             UriValidator.validateQuery(prologue.query().rawValue());
         } catch (IllegalArgumentException invalid) {
+            return null;
+        }
+        if (prologue.uriPath().rawPath().equals(own)) {
             return null;
         }
         WritableHeaders<?> headers = WritableHeaders.create();
@@ -88,9 +96,9 @@ record LeanHead(HttpPrologue prologue, ServerRequestHeaders headers, long conten
             while (valueEnd > value && (b[valueEnd - 1] == ' ' || b[valueEnd - 1] == '\t')) {
                 valueEnd--;
             }
-            String name = new String(b, line, colon - line, StandardCharsets.US_ASCII);
+            HeaderName name = HeaderNames.create(new String(b, line, colon - line, StandardCharsets.US_ASCII));
             String text = new String(b, value, valueEnd - value, StandardCharsets.US_ASCII);
-            switch (name.toLowerCase(java.util.Locale.ROOT)) {
+            switch (name.lowerCase()) {
                 case "host" -> {
                     if (!isHost(text)) {
                         return null;
@@ -98,10 +106,13 @@ record LeanHead(HttpPrologue prologue, ServerRequestHeaders headers, long conten
                     hosts++;
                 }
                 case "content-length" -> {
-                    if (length >= 0 || text.isEmpty() || text.length() > 18 || !digits(text)) {
+                    if (length >= 0) {
                         return null;
                     }
-                    length = Long.parseLong(text);
+                    length = HttpSyntax.length(text);
+                    if (length < 0) {
+                        return null;
+                    }
                 }
                 case "connection" -> {
                     String token = text.toLowerCase(java.util.Locale.ROOT);
@@ -118,7 +129,7 @@ record LeanHead(HttpPrologue prologue, ServerRequestHeaders headers, long conten
                 default -> {
                 }
             }
-            headers.add(HeaderValues.create(HeaderNames.create(name), text));
+            headers.add(HeaderValues.create(name, text));
             line = next;
         }
         if (hosts != 1 || line != end - 2) {
@@ -140,20 +151,7 @@ record LeanHead(HttpPrologue prologue, ServerRequestHeaders headers, long conten
     }
 
     private static boolean isVersion(byte[] b, int at, int end) {
-        byte[] v = {'H', 'T', 'T', 'P', '/', '1', '.', '1', '\r', '\n'};
-        if (at + v.length > end) {
-            return false;
-        }
-        for (int i = 0; i < v.length; i++) {
-            if (b[at + i] != v[i]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static boolean isUp(String target) {
-        return target.equals("/up") || target.startsWith("/up?") || target.startsWith("/up#");
+        return at + VERSION.length <= end && Arrays.equals(b, at, at + VERSION.length, VERSION, 0, VERSION.length);
     }
 
     // A name or IPv4 address and an optional port: a subset of what Helidon's Host validation
@@ -171,16 +169,7 @@ record LeanHead(HttpPrologue prologue, ServerRequestHeaders headers, long conten
                 return false;
             }
         }
-        return colon < 0 || digits(text.substring(colon + 1));
-    }
-
-    private static boolean digits(String text) {
-        for (int i = 0; i < text.length(); i++) {
-            if (text.charAt(i) < '0' || text.charAt(i) > '9') {
-                return false;
-            }
-        }
-        return true;
+        return colon < 0 || HttpSyntax.length(text.substring(colon + 1)) >= 0;
     }
 
     private static int indexOf(byte[] b, int from, int to, byte x) {

@@ -36,17 +36,20 @@ final class LeanHttp1Connection implements ServerConnection {
     private final DataReader reader;
     private final ProxyHandler proxy;
     private final ServerConnectionSelector helidon;
+    private final String ownPath;
     private final LongAdder handovers;
     private byte[] scratch = new byte[FIRST_SCRATCH];
     private volatile ServerConnection handedOver;
     private volatile Thread thread;
     private volatile boolean waiting;
     private volatile boolean canRun = true;
+    // when the last answer ended (or the connection began): idle time counts from here while waiting
     private volatile long lastRequest = System.nanoTime();
 
-    LeanHttp1Connection(ConnectionContext ctx, ProxyHandler proxy, ServerConnectionSelector helidon,
+    LeanHttp1Connection(ConnectionContext ctx, ProxyHandler proxy, ServerConnectionSelector helidon, String ownPath,
                         LongAdder handovers) {
         this.ctx = ctx;
+        this.ownPath = ownPath;
         this.handovers = handovers;
         this.reader = ctx.dataReader();
         this.proxy = proxy;
@@ -71,7 +74,7 @@ final class LeanHttp1Connection implements ServerConnection {
             } finally {
                 waiting = false;
             }
-            LeanHead head = end < 0 ? null : LeanHead.parse(scratch, end);
+            LeanHead head = end < 0 ? null : LeanHead.parse(scratch, end, ownPath);
             // Helidon answers what it refuses (a body past max-payload-size, the listener's limit)
             Optional<LimitAlgorithm.Token> permit = head == null || maxPayload >= 0 && head.contentLength() > maxPayload
                     ? Optional.empty() : limit.tryAcquire(true);
@@ -80,7 +83,6 @@ final class LeanHttp1Connection implements ServerConnection {
                 return;
             }
             reader.skip(end);
-            lastRequest = System.nanoTime();
             boolean again;
             try {
                 again = serve(head);
@@ -109,7 +111,7 @@ final class LeanHttp1Connection implements ServerConnection {
         LeanBody body = head.contentLength() > 0 ? new LeanBody(reader, head.contentLength()) : null;
         LeanAnswer answer = new LeanAnswer(ctx.dataWriter(), head.close());
         try {
-            proxy.proxy(new ClientRequest(head.prologue(), head.headers(), () -> ctx.remotePeer().address(),
+            proxy.proxy(new ClientRequest(head.prologue(), head.headers(), ctx.remotePeer().address(),
                     ctx.isSecure(), body), answer);
         } catch (CloseConnectionException e) {
             return false;

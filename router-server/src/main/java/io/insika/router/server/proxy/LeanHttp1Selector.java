@@ -22,16 +22,19 @@ public final class LeanHttp1Selector implements ServerConnectionSelector {
 
     private final ProxyHandler proxy;
     private final ServerConnectionSelector helidon;
+    private final String ownPath;
     private final LongAdder handovers = new LongAdder();
 
     /**
      * @param proxy     the proxy
      * @param http1     the listener's HTTP/1 configuration
      * @param protocols every protocol configuration of the listener (the upgrades)
+     * @param ownPath   the path the listener's routing answers itself, always left to Helidon
      */
     @SuppressWarnings("deprecation")
-    public LeanHttp1Selector(ProxyHandler proxy, Http1Config http1, List<ProtocolConfig> protocols) {
+    public LeanHttp1Selector(ProxyHandler proxy, Http1Config http1, List<ProtocolConfig> protocols, String ownPath) {
         this.proxy = proxy;
+        this.ownPath = ownPath;
         this.helidon = new Http1ConnectionProvider().create("@default", http1, ProtocolConfigs.create(protocols));
     }
 
@@ -52,7 +55,7 @@ public final class LeanHttp1Selector implements ServerConnectionSelector {
 
     @Override
     public ServerConnection connection(ConnectionContext ctx) {
-        return new LeanHttp1Connection(ctx, proxy, helidon, handovers);
+        return new LeanHttp1Connection(ctx, proxy, helidon, ownPath, handovers);
     }
 
     /** Connections handed to Helidon's HTTP/1 so far. */

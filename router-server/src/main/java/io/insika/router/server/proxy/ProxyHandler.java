@@ -124,7 +124,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         long started = System.nanoTime();
         ProxyParts live = parts;
         AccessLog accessLog = live.accessLog();
-        SocketAddress client = accessLog == null ? null : request.peerAddress();
+        SocketAddress client = accessLog == null ? null : request.peer();
         metrics.requestStarted();
         Placed placed = null;
         SlotHold hold = SlotHold.NONE;

@@ -50,6 +50,26 @@ public final class HttpSyntax {
         return c == '\t' || (c >= 0x20 && c != 0x7f && c <= 0xff);
     }
 
+    /**
+     * A {@code Content-Length} value: 1 to 18 digits, no sign, no space, nothing else.
+     *
+     * @return the length, or -1 when the value is not one
+     */
+    public static long length(String value) {
+        if (value.isEmpty() || value.length() > 18) {
+            return -1;
+        }
+        long length = 0;
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            length = length * 10 + (c - '0');
+        }
+        return length;
+    }
+
     /** A request target in origin or absolute form: visible ASCII, nothing else. */
     public static boolean isTarget(String text) {
         int length = text.length();

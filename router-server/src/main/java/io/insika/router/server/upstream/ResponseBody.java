@@ -109,16 +109,9 @@ public final class ResponseBody extends InputStream {
     }
 
     private static long parseLength(String value) throws ProtocolException {
-        if (value.isEmpty() || value.length() > 18) {
+        long length = HttpSyntax.length(value);
+        if (length < 0) {
             throw new ProtocolException("bad Content-Length [" + HttpSyntax.printable(value) + "]");
-        }
-        long length = 0;
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            if (c < '0' || c > '9') {
-                throw new ProtocolException("bad Content-Length [" + HttpSyntax.printable(value) + "]");
-            }
-            length = length * 10 + (c - '0');
         }
         return length;
     }

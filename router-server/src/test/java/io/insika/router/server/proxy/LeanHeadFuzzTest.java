@@ -30,7 +30,7 @@ class LeanHeadFuzzTest {
     @FuzzTest
     void aHeadTheRouterTakesHelidonReadsAlike(byte[] data) {
         byte[] head = headOf(data);
-        LeanHead lean = LeanHead.parse(head, head.length);
+        LeanHead lean = LeanHead.parse(head, head.length, "/up");
         if (lean == null) {
             return; // Helidon's to read, whatever it makes of it
         }

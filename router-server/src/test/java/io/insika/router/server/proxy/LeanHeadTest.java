@@ -24,7 +24,7 @@ class LeanHeadTest {
 
     private static LeanHead parse(String head) {
         byte[] bytes = head.getBytes(StandardCharsets.ISO_8859_1);
-        return LeanHead.parse(bytes, bytes.length);
+        return LeanHead.parse(bytes, bytes.length, "/up");
     }
 
     @Test
