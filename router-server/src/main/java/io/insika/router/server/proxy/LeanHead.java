@@ -61,10 +61,10 @@ record LeanHead(HttpPrologue prologue, ServerRequestHeaders headers, long conten
             // as Helidon's Http1Prologue makes it, with its path and query validation
             prologue = HttpPrologue.create("HTTP/1.1", "HTTP", "1.1", method, path, true);
             UriValidator.validateQuery(prologue.query().rawValue());
+            if (prologue.uriPath().path().equals(own)) { // decoded, as Helidon's routing matches it
+                return null;
+            }
         } catch (IllegalArgumentException invalid) {
-            return null;
-        }
-        if (prologue.uriPath().rawPath().equals(own)) {
             return null;
         }
         WritableHeaders<?> headers = WritableHeaders.create();

@@ -72,6 +72,7 @@ class LeanHeadTest {
                 "GET /a%zz HTTP/1.1\r\nHost: h\r\n\r\n",
                 "GET /up HTTP/1.1\r\nHost: h\r\n\r\n",
                 "GET /up?full=1 HTTP/1.1\r\nHost: h\r\n\r\n",
+                "GET /%75p HTTP/1.1\r\nHost: h\r\n\r\n",
                 "GET /a HTTP/1.1\r\n\r\n",
                 "GET /a HTTP/1.1\r\nHost: h\r\nHost: h\r\n\r\n",
                 "GET /a HTTP/1.1\r\nHost:\r\n\r\n",

@@ -120,6 +120,15 @@ class LeanHttp1Test {
     }
 
     @Test
+    void upSpeltWithAnEscapeIsHelidonsToAnswerToo() throws IOException {
+        // Helidon's routing matches the decoded path; proxying it would answer it differently
+        List<Http1Messages.Message> answers = exchange("GET /%75p HTTP/1.1\r\nHost: router.test\r\n\r\n", 1, "GET");
+
+        assertThat(new String(answers.getFirst().body(), StandardCharsets.US_ASCII), is("OK"));
+        assertThat(backend.hits.get(), is(0));
+    }
+
+    @Test
     void connectionCloseIsAnsweredThenTheConnectionEndsAndNothingAfterItIsRead() throws IOException {
         String closing = keyed("a").replace("Host: router.test\r\n", "Host: router.test\r\nConnection: close\r\n");
         List<Http1Messages.Message> answers = exchange(closing + keyed("never"), 1, "POST");
