@@ -4,9 +4,10 @@ import io.helidon.service.registry.GlobalServiceRegistry;
 
 /**
  * Starts Helidon's service registry on a second thread while the main thread reads the
- * configuration. The web server's first routing builder creates the registry, ~100 ms of the
- * start (discovering every jar's descriptors and initialising their classes, interpreted); on
- * a second core it overlaps with the configuration read instead of following it.
+ * configuration. The web server's first routing builder would create it, tens of milliseconds
+ * of the start (initialising the descriptors' classes, interpreted, and without
+ * {@link HelidonRegistry} discovering them in every jar); on a second core it overlaps with the
+ * configuration read instead of following it.
  *
  * <p>The two overlap only while the main thread runs the router's own code (the configuration,
  * the pool, the routes, the first DNS answer), SnakeYAML, dnsjava and the JDK:
@@ -37,7 +38,7 @@ final class RegistryWarmUp {
 
     private static void create() {
         try {
-            GlobalServiceRegistry.registry();
+            GlobalServiceRegistry.registry(HelidonRegistry::create);
         } catch (RuntimeException | LinkageError e) {
             // not created: the web server creates it again and fails with the cause where it is reported
         }
