@@ -1,5 +1,7 @@
 package io.insika.router.server.cli;
 
+import java.math.BigDecimal;
+
 import io.helidon.service.registry.GlobalServiceRegistry;
 
 /**
@@ -39,6 +41,10 @@ final class RegistryWarmUp {
     private static void create() {
         try {
             GlobalServiceRegistry.registry(HelidonRegistry::create);
+            // Helidon's HTTP/1 configuration holds sizes (io.helidon.common.Size), made of
+            // BigDecimal, whose class initialisation takes 25-35 ms on JDK 25 (88 ms interpreted):
+            // here it overlaps the configuration read instead of following it on the main thread.
+            BigDecimal.ONE.signum();
         } catch (RuntimeException | LinkageError e) {
             // not created: the web server creates it again and fails with the cause where it is reported
         }

@@ -26,6 +26,24 @@ class DurationTextTest {
     }
 
     @Test
+    void fractionsOfAnyUnitAreExactToTheNanosecondRoundedDown() {
+        assertThat(DurationText.parse("1.5m"), is(Optional.of(Duration.ofSeconds(90))));
+        assertThat(DurationText.parse("0.25h"), is(Optional.of(Duration.ofMinutes(15))));
+        assertThat(DurationText.parse("0.0015ms"), is(Optional.of(Duration.ofNanos(1_500))));
+        assertThat(DurationText.parse("0.0000000019"), is(Optional.of(Duration.ofNanos(1))));
+        assertThat(DurationText.parse("0.1666666666666666666666667m"), is(Optional.of(Duration.ofSeconds(10))));
+        assertThat(DurationText.parse("1.000000000000000000000000000000000001s"), is(Optional.of(Duration.ofSeconds(1))));
+    }
+
+    @Test
+    void aDurationBeyondWhatNanosecondsInALongHoldIsNotADuration() {
+        assertThat(DurationText.parse("9223372036.854775807s"), is(Optional.of(Duration.ofNanos(Long.MAX_VALUE))));
+        assertThat(DurationText.parse("9223372036.854775808s"), is(Optional.empty()));
+        assertThat(DurationText.parse("2562048h"), is(Optional.empty()));
+        assertThat(DurationText.parse("99999999999999999999999999999h"), is(Optional.empty()));
+    }
+
+    @Test
     void anythingElseIsNotADuration() {
         for (String text : new String[] {"", "ten", "-1", "10 seconds", "1d", "P", "1e3"}) {
             assertThat(text, DurationText.parse(text), is(Optional.empty()));
