@@ -63,11 +63,15 @@ final class HelidonRegistry {
      * the distribution's), the registry Helidon discovers, as it would without this class.
      */
     static ServiceRegistry create() {
+        return create(DESCRIPTORS);
+    }
+
+    static ServiceRegistry create(List<String> descriptors) {
         ServiceRegistryConfig.Builder config = ServiceRegistryConfig.builder()
                 .discoverServices(false)
                 .discoverServicesFromServiceLoader(false);
         try {
-            for (String name : DESCRIPTORS) {
+            for (String name : descriptors) {
                 // generated descriptors keep their one instance in a public INSTANCE field
                 config.addServiceDescriptor((ServiceDescriptor<?>) Class.forName(name).getField("INSTANCE").get(null));
             }

@@ -9,6 +9,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -30,6 +32,7 @@ import io.helidon.webserver.http.HttpRouting;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code serve} makes Helidon's registry from a list instead of discovering it; the list must
@@ -87,6 +90,18 @@ class HelidonRegistryTest {
         } finally {
             discovering.shutdown();
         }
+    }
+
+    @Test
+    void aListedServiceThatIsNotOnTheClassPathMeansHelidonDiscoversThemAll() {
+        List<String> listed = new ArrayList<>(HelidonRegistry.DESCRIPTORS);
+        listed.add("io.helidon.removed.Gone__ServiceDescriptor");
+
+        Set<String> types = descriptorTypes(HelidonRegistry.create(listed));
+
+        assertTrue(types.containsAll(HelidonRegistry.DESCRIPTORS), types.toString());
+        assertTrue(types.stream().anyMatch(type -> type.startsWith("io.helidon.service.registry.ServiceLoader__")),
+                "the ServiceLoader providers only discovery adds: " + types);
     }
 
     @Test
