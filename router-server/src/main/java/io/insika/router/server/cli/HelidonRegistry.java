@@ -14,7 +14,7 @@ import io.helidon.service.registry.ServiceRegistryManager;
  *
  * <p>Discovery reads the manifest of every jar, parses each jar's {@code service-registry.json}
  * (its numbers are {@code BigDecimal}s, whose class initialisation alone takes 25-35 ms on JDK
- * 25, interpreted) and loads, through {@code ServiceLoader}, the providers of five contracts that
+ * 25, 88 ms interpreted) and loads, through {@code ServiceLoader}, the providers of five contracts that
  * Helidon's jars name in their {@code service.loader} files. On two cores this was the longest
  * path of the start: the main thread waited for it. The list holds exactly the services those
  * JSON files describe ({@code HelidonRegistryTest} compares the two, so a Helidon upgrade that
