@@ -20,27 +20,14 @@ sed 's/admin-port: 9091/admin-port: 19097/' "$first_home/conf/insika-router.yaml
 export INSIKA_ROUTER_CONFIG="$WORK/router.yaml" INSIKA_ROUTER_PORT=18097 INSIKA_ROUTER_HOST=127.0.0.1 \
     INSIKA_ROUTER_BACKENDS=$BACKENDS
 python3 - "$@" <<'PYTHON'
-import os, socket, statistics, subprocess, sys, time
+import os, statistics, subprocess, sys, time
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, "bench")
+from first_answer import answer, cpu_ms, proxied
 
 pairs = int(sys.argv[1])
 builds = [(home, opts) for home, _, opts in (arg.partition(":") for arg in sys.argv[2:])]
-REQUEST = b"GET /startup HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
-
-def answer():
-    try:
-        with socket.create_connection(("127.0.0.1", 18097), timeout=2) as s:
-            s.sendall(REQUEST)
-            data = b""
-            while chunk := s.recv(65536):
-                data += chunk
-            return data
-    except OSError:
-        return None
-
-def cpu_ms(pid):
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
 
 def start(home, opts):
     env = dict(os.environ, INSIKA_ROUTER_JAVA_OPTS=opts)
@@ -48,8 +35,7 @@ def start(home, opts):
     router = subprocess.Popen([home + "/bin/insika-router"], stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL, env=env)
     while True:
-        got = answer()
-        if got and got.startswith(b"HTTP/1.1 200") and b"backend-" in got:
+        if proxied(answer()):
             break
         if router.poll() is not None:
             sys.exit(f"{home} exited with {router.returncode}")

@@ -21,28 +21,13 @@ sed 's/admin-port: 9091/admin-port: 19097/' "$ROUTER_HOME/conf/insika-router.yam
 export INSIKA_ROUTER_CONFIG="$WORK/router.yaml" INSIKA_ROUTER_PORT=18097 INSIKA_ROUTER_HOST=127.0.0.1 \
     INSIKA_ROUTER_BACKENDS=$BACKENDS
 python3 - "$ROUTER_HOME/bin/insika-router" "$STARTS" "$WORK/router.log" <<'PYTHON'
-import os, socket, subprocess, sys, time
+import os, subprocess, sys, time
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, "bench")
+from first_answer import answer, cpu_ms, proxied
 
 launcher, starts, log = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-REQUEST = b"GET /startup HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
-
-def answer():
-    """The whole answer to one request, or None while nothing listens."""
-    try:
-        with socket.create_connection(("127.0.0.1", 18097), timeout=2) as s:
-            s.sendall(REQUEST)
-            data = b""
-            while chunk := s.recv(65536):
-                data += chunk
-            return data
-    except OSError:
-        return None
-
-def cpu_ms(pid):
-    """User plus kernel CPU time the process has used so far (the launcher execs java: same pid)."""
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
 
 def rss_kib(pid):
     with open(f"/proc/{pid}/status") as status:
@@ -55,8 +40,7 @@ for run in range(starts + 1):
         began = time.monotonic()
         router = subprocess.Popen([launcher], stdout=out, stderr=subprocess.STDOUT)
         while True:
-            got = answer()
-            if got and got.startswith(b"HTTP/1.1 200") and b"backend-" in got:
+            if proxied(answer()):
                 break
             if router.poll() is not None:
                 sys.exit(f"the router exited with {router.returncode}: see {log}")
