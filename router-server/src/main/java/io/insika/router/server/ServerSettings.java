@@ -45,6 +45,11 @@ public record ServerSettings(String host, int port, int adminPort, Duration shut
         }
     }
 
+    /** The same settings with the observe endpoints on this port instead. */
+    public ServerSettings withAdminPort(int port) {
+        return new ServerSettings(host, this.port, port, shutdownGrace, stopDelay, maxConnections, leanHttp1);
+    }
+
     private static void notNegative(String name, Duration value) {
         Objects.requireNonNull(value, name);
         if (value.isNegative()) {

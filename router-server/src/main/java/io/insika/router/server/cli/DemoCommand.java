@@ -10,7 +10,6 @@ import java.util.stream.Collectors;
 
 import io.insika.router.server.Router;
 import io.insika.router.server.config.ConfigKey;
-import io.insika.router.server.ServerSettings;
 import io.insika.router.server.config.RouterConfig;
 import io.insika.router.server.config.RouterConfigLoader;
 import io.insika.router.server.config.Settings;
@@ -76,9 +75,7 @@ final class DemoCommand {
             Optional.ofNullable(environment.get(variable(passed))).ifPresent(value -> demo.put(variable(passed), value));
         }
         RouterConfig c = new RouterConfigLoader(plugins).load(Optional.empty(), demo);
-        ServerSettings server = c.server();
-        return new RouterConfig(new ServerSettings(server.host(), server.port(), 0, server.shutdownGrace(),
-                server.stopDelay(), server.maxConnections(), server.leanHttp1()), c.strategy(), c.backends(), c.proxy(), c.routes(),
+        return new RouterConfig(c.server().withAdminPort(0), c.strategy(), c.backends(), c.proxy(), c.routes(),
                 c.logFormat(), c.reloadWatchInterval(), c.origins());
     }
 

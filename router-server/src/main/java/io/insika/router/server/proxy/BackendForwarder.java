@@ -183,8 +183,8 @@ final class BackendForwarder {
     }
 
     // What the body really sent will be: its reader (Helidon's, or LeanBody) holds a
-    // Content-Length to the body it reads; a chunked body keeps its unknown length; no body says nothing unless the client
-    // said Content-Length: 0 (a POST with an empty body).
+    // Content-Length to the body it reads; a chunked body keeps its unknown length; no body
+    // says nothing unless the client said Content-Length: 0 (a POST with an empty body).
     private static long framing(ClientRequest request, BodyPeek body) {
         if (body == null) {
             return request.headers().contains(HeaderNames.CONTENT_LENGTH) ? 0 : RequestWriter.NO_BODY;

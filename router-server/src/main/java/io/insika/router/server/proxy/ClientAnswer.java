@@ -4,6 +4,7 @@ import java.io.OutputStream;
 
 import io.helidon.http.Header;
 import io.helidon.http.HeaderName;
+import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
 
 /**
@@ -19,7 +20,9 @@ interface ClientAnswer {
 
     void header(Header header);
 
-    void header(HeaderName name, String value);
+    default void header(HeaderName name, String value) {
+        header(HeaderValues.create(name, value));
+    }
 
     /** Drops every header set so far. */
     void clearHeaders();

@@ -3,7 +3,6 @@ package io.insika.router.server.proxy;
 import java.io.OutputStream;
 
 import io.helidon.http.Header;
-import io.helidon.http.HeaderName;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerResponse;
 
@@ -23,11 +22,6 @@ record HelidonAnswer(ServerResponse response) implements ClientAnswer {
     @Override
     public void header(Header header) {
         response.header(header);
-    }
-
-    @Override
-    public void header(HeaderName name, String value) {
-        response.header(name, value);
     }
 
     @Override

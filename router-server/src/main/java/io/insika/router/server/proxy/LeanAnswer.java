@@ -11,7 +11,6 @@ import io.helidon.http.DateTime;
 import io.helidon.http.Header;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
-import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
 import io.helidon.webserver.ServerConnectionException;
 
@@ -73,11 +72,6 @@ final class LeanAnswer implements ClientAnswer {
         } else {
             headers.add(header);
         }
-    }
-
-    @Override
-    public void header(HeaderName name, String value) {
-        header(HeaderValues.create(name, value));
     }
 
     @Override

@@ -46,7 +46,7 @@ record LeanHead(HttpPrologue prologue, ServerRequestHeaders headers, long conten
         }
         int target = sp + 1;
         int sp2 = target;
-        while (sp2 < end && b[sp2] > 0x20 && b[sp2] < 0x7f) { // HttpSyntax.isTarget's visible ASCII
+        while (sp2 < end && HttpSyntax.isTargetChar(b[sp2])) {
             sp2++;
         }
         if (b[target] != '/' || sp2 >= end || b[sp2] != ' ' || !isVersion(b, sp2 + 1, end)) {
@@ -115,10 +115,9 @@ record LeanHead(HttpPrologue prologue, ServerRequestHeaders headers, long conten
                     }
                 }
                 case "connection" -> {
-                    String token = text.toLowerCase(java.util.Locale.ROOT);
-                    if (token.equals("close")) {
+                    if (text.equalsIgnoreCase("close")) {
                         close = true;
-                    } else if (!token.equals("keep-alive")) {
+                    } else if (!text.equalsIgnoreCase("keep-alive")) {
                         return null;
                     }
                 }

@@ -77,12 +77,16 @@ public final class HttpSyntax {
             return false;
         }
         for (int i = 0; i < length; i++) {
-            char c = text.charAt(i);
-            if (c <= 0x20 || c >= 0x7f) {
+            if (!isTargetChar(text.charAt(i))) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** Whether the character (or octet, as a signed byte: never above 0x7E) may be part of a request target. */
+    public static boolean isTargetChar(int c) {
+        return c > 0x20 && c < 0x7f;
     }
 
     /** For error messages: at most 80 characters, each outside visible ASCII shown as '?'. */
