@@ -133,23 +133,7 @@ public final class RouterServer implements AutoCloseable {
             throw cannotListen(server.host(), server.adminPort());
         }
         Http1Config http1 = Http1Config.builder().maxPrologueLength(8192).build();
-        WebServerConfig.Builder mainConfig = WebServer.builder()
-                .host(server.host())
-                .port(server.port())
-                .shutdownHook(false)
-                // Helidon's stop closes the server socket, lets busy connections finish their
-                // request for this long, then interrupts them (ServerListener.suspend, 4.5.0).
-                .shutdownGracePeriod(server.shutdownGrace())
-                // Past it Helidon accepts no more until a connection closes (ListenerConfig 4.5.0)
-                .maxTcpConnections(server.maxConnections())
-                // No buffered stream per response (0 skips it, Http1ServerResponse 4.5.0): the relay
-                // writes whole reads of the backend, and Helidon sends the head with the first of
-                // them in one write. The 2 KiB stream it would add was 12% of the bytes allocated
-                // per request (async-profiler -e alloc, bench/sessions.lua).
-                .writeBufferSize(0)
-                // Bytes pass through untouched: never decode a request body or encode a response.
-                .contentEncoding(PassThroughEncoding.INSTANCE)
-                .featuresDiscoverServices(false)
+        WebServerConfig.Builder mainConfig = proxyListener(server)
                 .routing(routing -> routing(routing, proxy));
         // WebSocket upgrades are tunnelled to the owner (UpgradeTunnel)
         List<ProtocolConfig> protocols = new ArrayList<>(List.of(http1));
@@ -172,6 +156,37 @@ public final class RouterServer implements AutoCloseable {
                 ? HealthChecker.start(settings.health(), () -> pool.snapshot().backends(), states)
                 : null;
         return new RouterServer(main, admin, proxy, checker, draining, metrics, server.stopDelay());
+    }
+
+    /**
+     * The proxy socket's listener settings, before its routing and protocols: what a proxy needs
+     * of Helidon's listener differs from its defaults (ProxyListenerTest).
+     */
+    static WebServerConfig.Builder proxyListener(ServerSettings server) {
+        return WebServer.builder()
+                .host(server.host())
+                .port(server.port())
+                .shutdownHook(false)
+                // Helidon's stop closes the server socket, lets busy connections finish their
+                // request for this long, then interrupts them (ServerListener.suspend, 4.5.0).
+                .shutdownGracePeriod(server.shutdownGrace())
+                // Past it Helidon accepts no more until a connection closes (ListenerConfig 4.5.0)
+                .maxTcpConnections(server.maxConnections())
+                // No buffered stream per response (0 skips it, Http1ServerResponse 4.5.0): the relay
+                // writes whole reads of the backend, and Helidon sends the head with the first of
+                // them in one write. The 2 KiB stream it would add was 12% of the bytes allocated
+                // per request (async-profiler -e alloc, bench/sessions.lua).
+                .writeBufferSize(0)
+                // Helidon's socket over the channel's streams (PlainSocket) rather than its NIO one:
+                // NioSocket keeps two 8 KiB heap buffers per connection for as long as it is open,
+                // PlainSocket one, and writes the caller's bytes without staging them. A kept-alive
+                // client connection held 22.3 KiB of live heap with NioSocket, 15.4 KiB without
+                // (2000 idle connections, GC.class_histogram); the CPU per request is the same
+                // (bench/cpu-ab.sh, 2026-12-02). Both block the same way on a virtual thread.
+                .useNio(false)
+                // Bytes pass through untouched: never decode a request body or encode a response.
+                .contentEncoding(PassThroughEncoding.INSTANCE)
+                .featuresDiscoverServices(false);
     }
 
     // Helidon logs why (a port taken) and returns a stopped server rather than throwing

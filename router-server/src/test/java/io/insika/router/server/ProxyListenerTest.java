@@ -1,0 +1,34 @@
+package io.insika.router.server;
+
+import java.time.Duration;
+
+import io.helidon.webserver.WebServerConfig;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+/** What the proxy socket asks of Helidon's listener where its defaults do not suit a proxy. */
+class ProxyListenerTest {
+
+    private final WebServerConfig listener = RouterServer.proxyListener(
+            new ServerSettings("127.0.0.1", 0, 0, Duration.ofSeconds(7), Duration.ZERO, 123, true)).buildPrototype();
+
+    @Test
+    void connectionsUseTheSocketWithOneBufferNotNiosTwo() {
+        // NioSocket holds 16 KiB of heap buffers per open connection, PlainSocket 8 KiB
+        assertFalse(listener.useNio());
+    }
+
+    @Test
+    void responsesAreNotStagedInABufferedStream() {
+        assertEquals(0, listener.writeBufferSize());
+    }
+
+    @Test
+    void theConfiguredLimitsAndGraceApply() {
+        assertEquals(123, listener.maxTcpConnections());
+        assertEquals(Duration.ofSeconds(7), listener.shutdownGracePeriod());
+        assertFalse(listener.shutdownHook());
+    }
+}
