@@ -15,7 +15,7 @@ class ProxyListenerTest {
             new ServerSettings("127.0.0.1", 0, 0, Duration.ofSeconds(7), Duration.ZERO, 123, true)).buildPrototype();
 
     @Test
-    void connectionsUseTheSocketWithOneBufferNotNiosTwo() {
+    void eachConnectionKeepsOneSocketBufferNotTwo() {
         // NioSocket holds 16 KiB of heap buffers per open connection, PlainSocket 8 KiB
         assertFalse(listener.useNio());
     }
