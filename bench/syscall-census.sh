@@ -1,35 +1,58 @@
 #!/usr/bin/env bash
-# Syscalls per proxied request, the router beside HAProxy on the same job: where the router's
-# extra CPU per request goes (issue 12). strace slows both a lot, so only the counts per
-# request mean anything, not the rates.
+# Syscalls and context switches per proxied request, the router beside HAProxy and hfloor (the
+# least a proxy can do inside Helidon's listener, bench/lean-floor) on the same job: where the
+# router's extra kernel time per request goes (issue 12). Counted with perf's tracepoints in the
+# kernel, so the proxies run at full speed while counted: an empty read (EAGAIN) happens only
+# when an answer is not there yet, so how many there are depends on that speed (strace, which
+# this script used before, slowed both ~3x and hid most of them). The process's CPU per
+# request is read over the same window.
 #
-# Usage: bench/syscall-census.sh [seconds] [connections]     (defaults 5 s at 32 connections)
-# Needs strace, wrk, nginx, haproxy (installed when missing) and a built distribution.
+# Usage: bench/syscall-census.sh [seconds] [connections]     (defaults 10 s at 32 connections)
+# Needs perf (Debian's linux-perf), wrk, nginx, haproxy (installed when missing), root (for the
+# tracepoints) and a built distribution. Traffic stays on 127.0.0.1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 
-DURATION=${1:-5}
+DURATION=${1:-10}
 CONNECTIONS=${2:-32}
 this_build
-need strace wrk nginx haproxy
+need wrk nginx haproxy
+command -v perf > /dev/null || { apt-get update -qq; apt-get install -y -qq linux-perf; }
 start_backends
 start_haproxy 1
 start_router "$ROUTER_HOME" 18099 19099
 await_router 18099
+FLOOR_OPTS=$(tr '\0' '\n' < "/proc/$ROUTER_PID/cmdline" | sed -n '2,/^-cp$/p' \
+    | grep -v -e '^-cp$' -e '^-D' -e '^-XX:AOTCache=' | tr '\n' ' ')
+# shellcheck disable=SC2086
+"$JAVA_HOME/bin/java" $FLOOR_OPTS -cp "$ROUTER_HOME/lib/*" bench/lean-floor/LeanFloor.java --helidon 18095 \
+    18081 18082 18083 > "$WORK/hfloor.log" 2>&1 & HFLOOR_PID=$!; PIDS+=($HFLOOR_PID)
+for _ in $(seq 1 150); do curl -s -o /dev/null "http://127.0.0.1:18095/" && break; sleep 0.2; done
 
+SYSCALLS="read write recvfrom sendto epoll_ctl epoll_wait futex"
 census() { # name pid port
     wrk -t1 -c"$CONNECTIONS" -d10s -s bench/sessions.lua "http://127.0.0.1:$3" > /dev/null # warm
-    strace -c -f -q -p "$2" -o "$WORK/$1.strace" & local tracer=$!
-    sleep 1
-    local requests
+    local events=(-e raw_syscalls:sys_enter -e raw_syscalls:sys_exit --filter 'ret == -11'
+                  -e context-switches -e cpu-migrations) name
+    for name in $SYSCALLS; do events+=(-e "syscalls:sys_enter_$name"); done
+    local before after requests
+    before=$(ticks "$2")
+    perf stat -x, -o "$WORK/$1.perf" "${events[@]}" -p "$2" -- sleep "$DURATION" & local counter=$!
     requests=$(wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" -s bench/sessions.lua "http://127.0.0.1:$3" \
         | awk '/requests in/ {print $1}')
-    kill -INT "$tracer"; wait "$tracer" 2>/dev/null || true
-    echo "== $1: $requests requests; syscalls per request (calls, errors)"
-    awk -v n="$requests" '$NF ~ /^[a-z_0-9]+$/ && $4 ~ /^[0-9]+$/ && $NF != "total" {
-            errors = (NF == 6) ? $5 : 0; printf "  %-16s %6.2f %6.2f\n", $NF, $4 / n, errors / n }' \
-        "$WORK/$1.strace" | sort -k2 -rn | head -12
+    wait "$counter"
+    after=$(ticks "$2")
+    echo "$before $after" | awk -v n="$1" -v r="$requests" -v hz="$(getconf CLK_TCK)" \
+        '{ printf "== %s: %d requests, %.1f us CPU/request (user %.1f, kernel %.1f); per request:\n", n, r,
+               ($3 - $1 + $4 - $2) / hz * 1e6 / r, ($3 - $1) / hz * 1e6 / r, ($4 - $2) / hz * 1e6 / r }'
+    # perf -x, lines: count,unit,event,...; the first sys_exit line is the EAGAIN-filtered one
+    awk -F, -v r="$requests" '$3 != "" && $1 ~ /^[0-9]+$/ {
+            name = $3; sub(/^(raw_)?syscalls:sys_enter_?/, "", name)
+            if ($3 == "raw_syscalls:sys_enter") name = "all syscalls"
+            if ($3 == "raw_syscalls:sys_exit") name = "  of them EAGAIN"
+            if ($1 / r >= 0.005) printf "  %-18s %6.2f\n", name, $1 / r }' "$WORK/$1.perf"
 }
 census router "$ROUTER_PID" 18099
+census hfloor "$HFLOOR_PID" 18095
 census haproxy "$HAPROXY_PID" 18090
