@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# CPU per request of four proxies doing bench/sessions.lua's job in one run, in rotating order:
-# HAProxy (hashing req.body's $.user), this build of insika-router, and bench/lean-floor twice,
-# the least a Java proxy on virtual threads and blocking sockets can do for the same job (not the
-# product: no validation, no limits): over a plain ServerSocket ("floor") and inside Helidon's
-# listener, reading and writing through Helidon's connection layer ("hfloor"). Router / hfloor
-# is what the router's code and Helidon's HTTP/1 above its sockets cost; hfloor / floor is
-# Helidon's connection layer; floor / HAProxy is the JVM and its socket model against C and epoll.
+# CPU per request of five proxies doing bench/sessions.lua's job in one run, in rotating order:
+# HAProxy (hashing req.body's $.user), this build of insika-router, and three measuring sticks
+# from bench/lean-floor (not the product: no validation, no limits): the least a Java proxy on
+# virtual threads and blocking sockets can do for the same job, over a plain ServerSocket
+# ("floor") and inside Helidon's listener, reading and writing through Helidon's connection layer
+# ("hfloor"); and the same job on two event loops over non-blocking channels that stay
+# registered with epoll ("efloor", HAProxy's model in plain JDK code). Router / hfloor is what the
+# router's code and Helidon's HTTP/1 above its sockets cost; hfloor / floor is Helidon's
+# connection layer; floor / efloor is what blocking sockets on virtual threads cost (an empty
+# read and an epoll_ctl per wait); efloor / HAProxy is the JVM against C.
 #
 # Usage: bench/cpu-floor.sh [rounds] [seconds] [connections]   (defaults 4 rounds of 10 s, 32)
 # Needs wrk, nginx, haproxy (bench/proxy-bench.sh installs them) and a built distribution.
@@ -35,22 +38,23 @@ FLOOR_OPTS=$(tr '\0' '\n' < "/proc/$ROUTER_PID/cmdline" | sed -n '2,/^-cp$/p' \
 "$JAVA_HOME/bin/java" $FLOOR_OPTS -cp "$ROUTER_HOME/lib/*" bench/lean-floor/LeanFloor.java --helidon 18095 \
     18081 18082 18083 > "$WORK/hfloor.log" 2>&1 & HFLOOR_PID=$!; PIDS+=($HFLOOR_PID)
 
-for port in 18090 18096 18095; do
+# shellcheck disable=SC2086
+"$JAVA_HOME/bin/java" $FLOOR_OPTS bench/lean-floor/EventFloor.java 2 18094 18081 18082 18083 \
+    > "$WORK/efloor.log" 2>&1 & EFLOOR_PID=$!; PIDS+=($EFLOOR_PID)
+
+for port in 18090 18096 18095 18094; do
     for _ in $(seq 1 150); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.2; done
 done
 
-for port in 18099 18096 18095; do # warm the JITs: C2 is still compiling after a few seconds
+for port in 18099 18096 18095 18094; do # warm the JITs: C2 is still compiling after a few seconds
     wrk -t2 -c"$CONNECTIONS" -d15s -s bench/sessions.lua "http://127.0.0.1:$port" > /dev/null
 done
+# each round starts one target later, so every target is measured in every slot
+TARGETS=("haproxy $HAPROXY_PID 18090" "router $ROUTER_PID 18099" "floor $FLOOR_PID 18096" "hfloor $HFLOOR_PID 18095"
+         "efloor $EFLOOR_PID 18094")
 for round in $(seq 1 "$ROUNDS"); do
-    case $((round % 4)) in
-        1) measure haproxy "$HAPROXY_PID" 18090; measure router "$ROUTER_PID" 18099; measure floor "$FLOOR_PID" 18096
-           measure hfloor "$HFLOOR_PID" 18095 ;;
-        2) measure router "$ROUTER_PID" 18099; measure floor "$FLOOR_PID" 18096; measure hfloor "$HFLOOR_PID" 18095
-           measure haproxy "$HAPROXY_PID" 18090 ;;
-        3) measure floor "$FLOOR_PID" 18096; measure hfloor "$HFLOOR_PID" 18095; measure haproxy "$HAPROXY_PID" 18090
-           measure router "$ROUTER_PID" 18099 ;;
-        0) measure hfloor "$HFLOOR_PID" 18095; measure haproxy "$HAPROXY_PID" 18090; measure router "$ROUTER_PID" 18099
-           measure floor "$FLOOR_PID" 18096 ;;
-    esac
+    for slot in $(seq 0 $((${#TARGETS[@]} - 1))); do
+        # shellcheck disable=SC2086
+        measure ${TARGETS[$(((round - 1 + slot) % ${#TARGETS[@]}))]}
+    done
 done

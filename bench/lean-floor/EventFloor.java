@@ -1,0 +1,249 @@
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * NOT the router: a measuring stick, like {@code LeanFloor.java} beside it and for the same job
+ * (bench/sessions.lua's requests, the "user" field's hash picks one of the backends, kept
+ * backend connections, Content-Length framing only, no checks of any kind), but on event loops
+ * instead of a virtual thread per connection: non-blocking channels registered once with a
+ * {@link Selector} (level-triggered epoll on Linux) and left registered, so waiting costs no
+ * syscall of its own and a channel is read only when epoll says it has bytes. HAProxy's model,
+ * in plain JDK code. Its CPU per request beside LeanFloor's is what blocking sockets on virtual
+ * threads cost (an empty read and an {@code epoll_ctl} for each wait), before any proxy work.
+ *
+ * <p>Writes are made whole at once: this job's heads and bodies are a few hundred bytes, which an
+ * empty loopback socket buffer always takes. Run:
+ * {@code java EventFloor.java LOOPS PORT BACKEND_PORT...} (see bench/cpu-floor.sh).
+ */
+public final class EventFloor {
+
+    private static final byte[] USER = "\"user\":\"".getBytes(StandardCharsets.US_ASCII);
+    private static int[] backendPorts;
+
+    public static void main(String[] args) throws IOException {
+        int loopCount = Integer.parseInt(args[0]);
+        int port = Integer.parseInt(args[1]);
+        backendPorts = new int[args.length - 2];
+        for (int i = 2; i < args.length; i++) {
+            backendPorts[i - 2] = Integer.parseInt(args[i]);
+        }
+        Loop[] loops = new Loop[loopCount];
+        for (int i = 0; i < loopCount; i++) {
+            loops[i] = new Loop();
+            Thread.ofPlatform().name("event-loop-" + i).start(loops[i]);
+        }
+        try (ServerSocketChannel server = ServerSocketChannel.open()) {
+            server.bind(new InetSocketAddress("127.0.0.1", port), 1024);
+            for (int n = 0; ; n++) { // connections are few and long-lived: a blocking accept hands them out
+                loops[n % loopCount].adopt(server.accept());
+            }
+        }
+    }
+
+    /** One thread, one selector, its own kept backend connections. */
+    private static final class Loop implements Runnable {
+        private final Selector selector;
+        private final Queue<SocketChannel> adopted = new ConcurrentLinkedQueue<>();
+        private final ArrayDeque<Upstream>[] idle;
+
+        @SuppressWarnings("unchecked")
+        Loop() throws IOException {
+            selector = Selector.open();
+            idle = new ArrayDeque[backendPorts.length];
+            for (int i = 0; i < idle.length; i++) {
+                idle[i] = new ArrayDeque<>();
+            }
+        }
+
+        void adopt(SocketChannel channel) {
+            adopted.add(channel);
+            selector.wakeup();
+        }
+
+        @Override
+        public void run() {
+            while (true) {
+                try {
+                    selector.select(key -> ((Side) key.attachment()).readable());
+                    for (SocketChannel channel = adopted.poll(); channel != null; channel = adopted.poll()) {
+                        channel.configureBlocking(false);
+                        channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                        Client client = new Client(this, channel);
+                        channel.register(selector, SelectionKey.OP_READ, client);
+                    }
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
+
+        Upstream take(int backend) throws IOException {
+            for (Upstream kept = idle[backend].pollFirst(); kept != null; kept = idle[backend].pollFirst()) {
+                if (kept.channel.isOpen()) {
+                    return kept;
+                }
+            }
+            SocketChannel channel = SocketChannel.open(new InetSocketAddress("127.0.0.1", backendPorts[backend]));
+            channel.configureBlocking(false);
+            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            Upstream upstream = new Upstream(this, channel, backend);
+            channel.register(selector, SelectionKey.OP_READ, upstream);
+            return upstream;
+        }
+    }
+
+    /** A channel with its read buffer: a message is handled once it is all in the buffer. */
+    private abstract static class Side {
+        final Loop loop;
+        final SocketChannel channel;
+        final byte[] bytes = new byte[16384];
+        final ByteBuffer in = ByteBuffer.wrap(bytes);
+
+        Side(Loop loop, SocketChannel channel) {
+            this.loop = loop;
+            this.channel = channel;
+        }
+
+        void readable() {
+            try {
+                if (channel.read(in) < 0) {
+                    close();
+                    return;
+                }
+                int end = in.position();
+                int headEnd = headEnd(bytes, end);
+                if (headEnd < 0) {
+                    return;
+                }
+                int total = headEnd + contentLength(bytes, headEnd);
+                if (end < total) {
+                    return;
+                }
+                message(headEnd, total);
+                System.arraycopy(bytes, total, bytes, 0, end - total);
+                in.position(end - total);
+            } catch (IOException e) {
+                close();
+            }
+        }
+
+        abstract void message(int headEnd, int total) throws IOException;
+
+        void close() {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // closing is all that was wanted
+            }
+        }
+
+        static void write(SocketChannel channel, byte[] bytes, int length) throws IOException {
+            ByteBuffer out = ByteBuffer.wrap(bytes, 0, length);
+            while (out.hasRemaining()) {
+                channel.write(out);
+            }
+        }
+    }
+
+    private static final class Client extends Side {
+        Client(Loop loop, SocketChannel channel) {
+            super(loop, channel);
+        }
+
+        @Override
+        void message(int headEnd, int total) throws IOException {
+            int backend = Math.floorMod(key(bytes, headEnd, total), backendPorts.length);
+            Upstream upstream = loop.take(backend);
+            upstream.client = this;
+            write(upstream.channel, bytes, total);
+        }
+    }
+
+    private static final class Upstream extends Side {
+        private final int backend;
+        Client client;
+
+        Upstream(Loop loop, SocketChannel channel, int backend) {
+            super(loop, channel);
+            this.backend = backend;
+        }
+
+        @Override
+        void message(int headEnd, int total) throws IOException {
+            Client answered = client;
+            client = null;
+            loop.idle[backend].offerFirst(this);
+            write(answered.channel, bytes, total);
+        }
+
+        @Override
+        void close() {
+            super.close();
+            if (client != null) {
+                client.close();
+            }
+        }
+    }
+
+    // The index after the head's empty line, or -1 while it has not all arrived
+    private static int headEnd(byte[] b, int end) {
+        for (int i = 3; i < end; i++) {
+            if (b[i] == '\n' && b[i - 1] == '\r' && b[i - 2] == '\n' && b[i - 3] == '\r') {
+                return i + 1;
+            }
+        }
+        return -1;
+    }
+
+    private static int contentLength(byte[] b, int headEnd) {
+        for (int i = 1; i + 15 < headEnd; i++) {
+            if (b[i - 1] == '\n' && regionIs(b, i, "content-length:")) {
+                int v = 0;
+                for (int j = i + 15; j < headEnd && b[j] != '\r'; j++) {
+                    if (b[j] >= '0' && b[j] <= '9') {
+                        v = v * 10 + b[j] - '0';
+                    }
+                }
+                return v;
+            }
+        }
+        return 0;
+    }
+
+    private static boolean regionIs(byte[] b, int at, String lower) {
+        for (int k = 0; k < lower.length(); k++) {
+            if ((b[at + k] | 0x20) != lower.charAt(k) && b[at + k] != lower.charAt(k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A hash of the "user" value: FNV-1a, as LeanFloor. */
+    private static int key(byte[] b, int from, int to) {
+        outer:
+        for (int i = from; i + USER.length < to; i++) {
+            for (int k = 0; k < USER.length; k++) {
+                if (b[i + k] != USER[k]) {
+                    continue outer;
+                }
+            }
+            int h = 0x811c9dc5;
+            for (int j = i + USER.length; j < to && b[j] != '"'; j++) {
+                h = (h ^ b[j]) * 0x01000193;
+            }
+            return h;
+        }
+        return 0;
+    }
+}
