@@ -11,7 +11,8 @@
 # read and an epoll_ctl per wait); efloor / HAProxy is the JVM against C.
 #
 # Usage: bench/cpu-floor.sh [rounds] [seconds] [connections]   (defaults 4 rounds of 10 s, 32)
-# Needs wrk, nginx, haproxy (bench/proxy-bench.sh installs them) and a built distribution.
+# Needs wrk, nginx, haproxy (bench/proxy-bench.sh installs them), a built distribution and Java 22+
+# (the floors are source files launched together, bench/lean-floor/FloorJob.java with each).
 # Traffic stays on 127.0.0.1.
 set -euo pipefail
 cd "$(dirname "$0")/.."

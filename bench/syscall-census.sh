@@ -10,7 +10,7 @@
 #
 # Usage: bench/syscall-census.sh [seconds] [connections]     (defaults 10 s at 32 connections)
 # Needs perf (Debian's linux-perf), wrk, nginx, haproxy (installed when missing), root (for the
-# tracepoints) and a built distribution. Traffic stays on 127.0.0.1.
+# tracepoints), a built distribution and Java 22+ (for bench/lean-floor). Traffic stays on 127.0.0.1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh

@@ -6,7 +6,6 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -27,7 +26,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  */
 public final class EventFloor {
 
-    private static final byte[] USER = "\"user\":\"".getBytes(StandardCharsets.US_ASCII);
     private static int[] backendPorts;
 
     public static void main(String[] args) throws IOException {
@@ -125,7 +123,7 @@ public final class EventFloor {
                 if (headEnd < 0) {
                     return;
                 }
-                int total = headEnd + contentLength(bytes, headEnd);
+                int total = headEnd + FloorJob.contentLength(bytes, 0, headEnd);
                 if (end < total) {
                     return;
                 }
@@ -162,7 +160,7 @@ public final class EventFloor {
 
         @Override
         void message(int headEnd, int total) throws IOException {
-            int backend = Math.floorMod(key(bytes, headEnd, total), backendPorts.length);
+            int backend = Math.floorMod(FloorJob.key(bytes, headEnd, total), backendPorts.length);
             Upstream upstream = loop.take(backend);
             upstream.client = this;
             write(upstream.channel, bytes, total);
@@ -203,47 +201,5 @@ public final class EventFloor {
             }
         }
         return -1;
-    }
-
-    private static int contentLength(byte[] b, int headEnd) {
-        for (int i = 1; i + 15 < headEnd; i++) {
-            if (b[i - 1] == '\n' && regionIs(b, i, "content-length:")) {
-                int v = 0;
-                for (int j = i + 15; j < headEnd && b[j] != '\r'; j++) {
-                    if (b[j] >= '0' && b[j] <= '9') {
-                        v = v * 10 + b[j] - '0';
-                    }
-                }
-                return v;
-            }
-        }
-        return 0;
-    }
-
-    private static boolean regionIs(byte[] b, int at, String lower) {
-        for (int k = 0; k < lower.length(); k++) {
-            if ((b[at + k] | 0x20) != lower.charAt(k) && b[at + k] != lower.charAt(k)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** A hash of the "user" value: FNV-1a, as LeanFloor. */
-    private static int key(byte[] b, int from, int to) {
-        outer:
-        for (int i = from; i + USER.length < to; i++) {
-            for (int k = 0; k < USER.length; k++) {
-                if (b[i + k] != USER[k]) {
-                    continue outer;
-                }
-            }
-            int h = 0x811c9dc5;
-            for (int j = i + USER.length; j < to && b[j] != '"'; j++) {
-                h = (h ^ b[j]) * 0x01000193;
-            }
-            return h;
-        }
-        return 0;
     }
 }

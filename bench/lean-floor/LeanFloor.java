@@ -4,7 +4,6 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -223,10 +222,10 @@ public final class LeanFloor {
             if (headEnd < 0) {
                 return;
             }
-            int length = contentLength(client.buf, client.start, headEnd);
+            int length = FloorJob.contentLength(client.buf, client.start, headEnd);
             client.fill(headEnd - client.start + length);
             int bodyStart = headEnd;
-            int backend = Math.floorMod(key(client.buf, bodyStart, bodyStart + length), backendPorts.length);
+            int backend = Math.floorMod(FloorJob.key(client.buf, bodyStart, bodyStart + length), backendPorts.length);
             Conn upstream = idle.get(backend).poll();
             if (upstream == null) {
                 upstream = new Conn(new Socket("127.0.0.1", backendPorts[backend]));
@@ -234,55 +233,11 @@ public final class LeanFloor {
             upstream.send(client.buf, client.start, bodyStart + length - client.start);
             client.start = bodyStart + length;
             int answerEnd = upstream.head();
-            int answerLength = contentLength(upstream.buf, upstream.start, answerEnd);
+            int answerLength = FloorJob.contentLength(upstream.buf, upstream.start, answerEnd);
             upstream.fill(answerEnd - upstream.start + answerLength);
             client.send(upstream.buf, upstream.start, answerEnd + answerLength - upstream.start);
             upstream.start = answerEnd + answerLength;
             idle.get(backend).offer(upstream);
         }
-    }
-
-    private static int contentLength(byte[] b, int from, int to) {
-        for (int i = from; i + 15 < to; i++) {
-            if ((b[i] | 0x20) == 'c' && b[i - 1] == '\n' && regionIs(b, i, "content-length:")) {
-                int v = 0;
-                for (int j = i + 15; j < to && b[j] != '\r'; j++) {
-                    if (b[j] >= '0' && b[j] <= '9') {
-                        v = v * 10 + b[j] - '0';
-                    }
-                }
-                return v;
-            }
-        }
-        return 0;
-    }
-
-    private static boolean regionIs(byte[] b, int at, String lower) {
-        for (int k = 0; k < lower.length(); k++) {
-            if ((b[at + k] | 0x20) != lower.charAt(k) && b[at + k] != lower.charAt(k)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static final byte[] USER = "\"user\":\"".getBytes(StandardCharsets.US_ASCII);
-
-    /** A hash of the "user" value (the router hashes with MD5; this is FNV, cheaper still). */
-    private static int key(byte[] b, int from, int to) {
-        outer:
-        for (int i = from; i + USER.length < to; i++) {
-            for (int k = 0; k < USER.length; k++) {
-                if (b[i + k] != USER[k]) {
-                    continue outer;
-                }
-            }
-            int h = 0x811c9dc5;
-            for (int j = i + USER.length; j < to && b[j] != '"'; j++) {
-                h = (h ^ b[j]) * 0x01000193;
-            }
-            return h;
-        }
-        return 0;
     }
 }
