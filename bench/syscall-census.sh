@@ -52,7 +52,7 @@ census() { # name pid port
     echo "$before $after" | awk -v n="$1" -v r="$requests" -v hz="$(getconf CLK_TCK)" \
         '{ printf "== %s: %d requests, %.1f us CPU/request (user %.1f, kernel %.1f); per request:\n", n, r,
                ($3 - $1 + $4 - $2) / hz * 1e6 / r, ($3 - $1) / hz * 1e6 / r, ($4 - $2) / hz * 1e6 / r }'
-    # perf -x, lines: count,unit,event,...; the first sys_exit line is the EAGAIN-filtered one
+    # perf -x, lines: count,unit,event,...; sys_exit is counted only where it returned EAGAIN (-11)
     awk -F, -v r="$requests" '$3 != "" && $1 ~ /^[0-9]+$/ {
             name = $3; sub(/^(raw_)?syscalls:sys_enter_?/, "", name)
             if ($3 == "raw_syscalls:sys_enter") name = "all syscalls"
