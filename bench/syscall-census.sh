@@ -38,22 +38,16 @@ done
 
 SYSCALLS="read write recvfrom sendto epoll_ctl epoll_wait futex"
 census() { # name pid port
-    wrk -t1 -c"$CONNECTIONS" -d10s -s bench/sessions.lua "http://127.0.0.1:$3" > /dev/null # warm
+    wrk -t2 -c"$CONNECTIONS" -d10s -s bench/sessions.lua "http://127.0.0.1:$3" > /dev/null # warm
     local events=(-e raw_syscalls:sys_enter -e raw_syscalls:sys_exit --filter 'ret == -11'
-                  -e context-switches -e cpu-migrations) name
+                  -e context-switches -e cpu-migrations) name line
     for name in $SYSCALLS; do events+=(-e "syscalls:sys_enter_$name"); done
-    local before after requests
-    before=$(ticks "$2")
     perf stat -x, -o "$WORK/$1.perf" "${events[@]}" -p "$2" -- sleep "$DURATION" & local counter=$!
-    requests=$(wrk -t1 -c"$CONNECTIONS" -d"${DURATION}s" -s bench/sessions.lua "http://127.0.0.1:$3" \
-        | awk '/requests in/ {print $1}')
+    line=$(measure "$@") # the wrk run counted, and the CPU per request over it (bench/lib.sh)
     wait "$counter"
-    after=$(ticks "$2")
-    echo "$before $after" | awk -v n="$1" -v r="$requests" -v hz="$(getconf CLK_TCK)" \
-        '{ printf "== %s: %d requests, %.1f us CPU/request (user %.1f, kernel %.1f); per request:\n", n, r,
-               ($3 - $1 + $4 - $2) / hz * 1e6 / r, ($3 - $1) / hz * 1e6 / r, ($4 - $2) / hz * 1e6 / r }'
+    echo "== $line; per request:"
     # perf -x, lines: count,unit,event,...; sys_exit is counted only where it returned EAGAIN (-11)
-    awk -F, -v r="$requests" '$3 != "" && $1 ~ /^[0-9]+$/ {
+    awk -F, -v r="$(awk '{print $2}' <<< "$line")" '$3 != "" && $1 ~ /^[0-9]+$/ {
             name = $3; sub(/^(raw_)?syscalls:sys_enter_?/, "", name)
             if ($3 == "raw_syscalls:sys_enter") name = "all syscalls"
             if ($3 == "raw_syscalls:sys_exit") name = "  of them EAGAIN"

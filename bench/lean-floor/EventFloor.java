@@ -119,7 +119,7 @@ public final class EventFloor {
                     return;
                 }
                 int end = in.position();
-                int headEnd = headEnd(bytes, end);
+                int headEnd = FloorJob.headEnd(bytes, 0, end);
                 if (headEnd < 0) {
                     return;
                 }
@@ -191,15 +191,5 @@ public final class EventFloor {
                 client.close();
             }
         }
-    }
-
-    // The index after the head's empty line, or -1 while it has not all arrived
-    private static int headEnd(byte[] b, int end) {
-        for (int i = 3; i < end; i++) {
-            if (b[i] == '\n' && b[i - 1] == '\r' && b[i - 2] == '\n' && b[i - 3] == '\r') {
-                return i + 1;
-            }
-        }
-        return -1;
     }
 }

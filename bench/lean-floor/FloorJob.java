@@ -1,8 +1,8 @@
 import java.nio.charset.StandardCharsets;
 
 /**
- * The job LeanFloor and EventFloor both do to a message, and nothing more: its Content-Length
- * and the hash of its "user" field. Both are measuring sticks, not the router: no validation.
+ * The job LeanFloor and EventFloor both do to a message, and nothing more: where its head ends,
+ * its Content-Length and the hash of its "user" field. Both are measuring sticks, not the router: no validation.
  * (They are single-file programs that the java launcher compiles together with this file,
  * which needs Java 22 or newer.)
  */
@@ -11,6 +11,16 @@ final class FloorJob {
     private static final byte[] USER = "\"user\":\"".getBytes(StandardCharsets.US_ASCII);
 
     private FloorJob() {
+    }
+
+    /** The index after the empty line ending the head that starts at from, or -1 before b[to]. */
+    static int headEnd(byte[] b, int from, int to) {
+        for (int i = from; i + 3 < to; i++) {
+            if (b[i] == '\r' && b[i + 1] == '\n' && b[i + 2] == '\r' && b[i + 3] == '\n') {
+                return i + 4;
+            }
+        }
+        return -1;
     }
 
     /** The Content-Length of the head in b[from, to), 0 when it has none. */

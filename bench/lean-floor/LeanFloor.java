@@ -88,10 +88,9 @@ public final class LeanFloor {
         /** Reads until a whole head is buffered; returns its end (after CRLFCRLF), or -1 at EOF. */
         int head() throws IOException {
             while (true) {
-                for (int i = start; i + 3 < end; i++) {
-                    if (buf[i] == '\r' && buf[i + 1] == '\n' && buf[i + 2] == '\r' && buf[i + 3] == '\n') {
-                        return i + 4;
-                    }
+                int headEnd = FloorJob.headEnd(buf, start, end);
+                if (headEnd >= 0) {
+                    return headEnd;
                 }
                 if (start > 0) {
                     System.arraycopy(buf, start, buf, 0, end - start);
