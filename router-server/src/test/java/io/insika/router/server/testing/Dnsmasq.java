@@ -22,8 +22,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * A real dnsmasq on 127.0.0.1 and a free port, answering only from a hosts file the test
  * rewrites. It is authoritative for {@code .test} ({@code --local=/test/}): a name in no record
- * gets NXDOMAIN, a name with only other records gets NOERROR with no data. dnsmasq re-reads the
- * hosts file on SIGHUP, which {@link #records} sends and then waits for.
+ * gets NXDOMAIN, a name with only other records gets NOERROR with no data. Any other domain, such
+ * as {@code pods.forwarded}, is dnsmasq's to forward, and it has no upstream server: a query the
+ * hosts file cannot answer is REFUSED, so a name there with only A records has its AAAA query
+ * refused, as a dnsmasq forwarder with no upstream for it does. dnsmasq re-reads the hosts file
+ * on SIGHUP, which {@link #records} sends and then waits for.
  */
 public final class Dnsmasq implements AutoCloseable {
 
@@ -49,6 +52,17 @@ public final class Dnsmasq implements AutoCloseable {
      * @return the running server
      */
     public static Dnsmasq start(Path dir, String... existingNames) {
+        return startWith(dir, Stream.of(existingNames).map(Dnsmasq::existing).toList());
+    }
+
+    /**
+     * Starts dnsmasq with no hosts-file records yet and answers the hosts file cannot give.
+     *
+     * @param dir     where its hosts file and log go
+     * @param answers made by {@link #existing}, {@link #configuredAddress} and {@link #malformedAaaa}
+     * @return the running server
+     */
+    public static Dnsmasq startWith(Path dir, List<String> answers) {
         String binary = binary();
         try {
             // dnsmasq started by root drops to "nobody", who must still read the hosts file on SIGHUP
@@ -63,9 +77,7 @@ public final class Dnsmasq implements AutoCloseable {
                         "--conf-file=/dev/null", "--no-resolv", "--no-hosts", "--local=/test/",
                         "--listen-address=127.0.0.1", "--bind-interfaces", "--port=" + port,
                         "--addn-hosts=" + hosts, "--log-facility=-"));
-                for (String name : existingNames) {
-                    command.add("--txt-record=" + name + ",exists");
-                }
+                command.addAll(answers);
                 Process process = new ProcessBuilder(command).redirectErrorStream(true)
                         .redirectOutput(log.toFile()).start();
                 Dnsmasq dnsmasq = new Dnsmasq(hosts, log, process, port);
@@ -80,6 +92,25 @@ public final class Dnsmasq implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The name always exists (a TXT record), whether or not it has addresses. */
+    public static String existing(String name) {
+        return "--txt-record=" + name + ",exists";
+    }
+
+    /**
+     * The name's address comes from the configuration, not the hosts file. Since dnsmasq 2.86 a
+     * query for the other family then goes upstream, and {@code .test} has none: a name under it
+     * answers one family's records and NXDOMAIN for the other.
+     */
+    public static String configuredAddress(String name, String ip) {
+        return "--address=/" + name + "/" + ip;
+    }
+
+    /** Every AAAA query for the name is answered with a record of one byte, not sixteen: garbage no client can parse. */
+    public static String malformedAaaa(String name) {
+        return "--dns-rr=" + name + ",28,00";
     }
 
     /** Where to send queries. */
