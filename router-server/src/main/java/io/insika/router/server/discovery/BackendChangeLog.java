@@ -30,6 +30,15 @@ final class BackendChangeLog {
                 + kept + " known");
     }
 
+    static void partlyFailed(String source, String why, String failed, String answered, int kept) {
+        LOGGER.log(Level.WARNING, () -> "Backends from " + source + ": " + why + "; using the " + answered
+                + " answer, with the last " + kept + " known " + failed + " addresses, until " + failed + " answers again");
+    }
+
+    static void answersAgain(String source, String family) {
+        LOGGER.log(Level.INFO, () -> "Backends from " + source + ": " + family + " answers again");
+    }
+
     private static String ids(java.util.stream.Stream<Backend> backends) {
         return backends.map(Backend::id).collect(Collectors.joining(", ", "[", "]"));
     }

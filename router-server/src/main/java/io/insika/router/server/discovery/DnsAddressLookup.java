@@ -1,12 +1,15 @@
 package io.insika.router.server.discovery;
 
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.xbill.DNS.AAAARecord;
 import org.xbill.DNS.ARecord;
@@ -29,6 +32,8 @@ import org.xbill.DNS.Type;
  */
 final class DnsAddressLookup {
 
+    private static final Duration GUARD = Duration.ofSeconds(1);
+
     private final Name name;
     private final Resolver resolver;
 
@@ -47,39 +52,55 @@ final class DnsAddressLookup {
         resolver.setTimeout(timeout);
     }
 
-    /** Resolves once; both queries must be answered for the result to count. */
-    DnsAnswer resolve() {
-        List<InetAddress> addresses = new ArrayList<>();
-        for (int type : new int[] {Type.A, Type.AAAA}) {
-            Optional<String> failure = query(type, addresses);
-            if (failure.isPresent()) {
-                return new DnsAnswer.Failure(failure.get());
-            }
-        }
-        return new DnsAnswer.Addresses(addresses);
+    /**
+     * Resolves once: asks for A and AAAA at the same time, so a failing family costs no more time
+     * than one query, and answers each family on its own.
+     */
+    DnsAnswers resolve() {
+        // dnsjava times each query out itself; this only guards against an answer that never completes
+        long deadline = System.nanoTime() + resolver.getTimeout().plus(GUARD).toNanos();
+        CompletableFuture<Message> a = send(Type.A);
+        CompletableFuture<Message> aaaa = send(Type.AAAA);
+        return new DnsAnswers(answer(Type.A, a, deadline), answer(Type.AAAA, aaaa, deadline));
     }
 
-    /** Adds the type's addresses, or says why the query failed. */
-    private Optional<String> query(int type, List<InetAddress> into) {
+    private CompletableFuture<Message> send(int type) {
+        try {
+            return resolver.sendAsync(Message.newQuery(Record.newRecord(name, type, DClass.IN))).toCompletableFuture();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** The type's addresses, or why the query failed. */
+    private static DnsAnswer answer(int type, CompletableFuture<Message> sent, long deadline) {
         Message response;
         try {
-            response = resolver.send(Message.newQuery(Record.newRecord(name, type, DClass.IN)));
-        } catch (IOException | RuntimeException e) {
-            return Optional.of(Type.string(type) + " query failed: " + e);
+            response = sent.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            return new DnsAnswer.Failure(Type.string(type) + " query failed: " + e.getCause());
+        } catch (TimeoutException e) {
+            sent.cancel(true);
+            return new DnsAnswer.Failure(Type.string(type) + " query failed: no answer in time");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            sent.cancel(true);
+            return new DnsAnswer.Failure(Type.string(type) + " query interrupted");
         }
         int rcode = response.getRcode();
         if (rcode != Rcode.NOERROR) {
-            return Optional.of(Type.string(type) + " answer " + Rcode.string(rcode));
+            return new DnsAnswer.Failure(Type.string(type) + " answer " + Rcode.string(rcode));
         }
+        List<InetAddress> addresses = new ArrayList<>();
         for (Record record : response.getSection(Section.ANSWER)) {
             // a CNAME chain's records are in the answer too; only addresses count
             if (record instanceof ARecord a) {
-                into.add(a.getAddress());
+                addresses.add(a.getAddress());
             } else if (record instanceof AAAARecord aaaa) {
-                into.add(aaaa.getAddress());
+                addresses.add(aaaa.getAddress());
             }
         }
-        return Optional.empty();
+        return new DnsAnswer.Addresses(addresses);
     }
 
     private static Resolver systemResolver() {

@@ -20,13 +20,15 @@ import io.insika.router.server.routing.BackendPool;
  * the configured port, to the pool, which rebuilds its pickers only when the set changed (record
  * order never matters). A failed resolution keeps the last known set: a DNS hiccup must not
  * empty the ring and move every session. An answer with no records does empty it, since that
- * is what a Service with no ready pod says.
+ * is what a Service with no ready pod says. A and AAAA are trusted separately
+ * ({@link DnsFamilies}): one family failing never discards the other's answer.
  */
 public final class DnsBackendDiscovery implements BackendDiscovery {
 
     private final DnsBackends settings;
     private final BackendPool pool;
     private final DnsAddressLookup lookup;
+    private final DnsFamilies families;
     private final String source;
     private final AtomicLong resolutions = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
@@ -37,6 +39,7 @@ public final class DnsBackendDiscovery implements BackendDiscovery {
         this.pool = pool;
         this.lookup = new DnsAddressLookup(settings.name(), settings.resolver(), settings.timeout());
         this.source = "DNS " + settings.name() + settings.resolver().map(r -> " @" + server(r)).orElse("");
+        this.families = new DnsFamilies(source);
         this.schedule = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofVirtual().name("insika-dns-" + settings.name()).factory());
     }
@@ -69,7 +72,7 @@ public final class DnsBackendDiscovery implements BackendDiscovery {
 
     private void resolveOnce() {
         try {
-            switch (lookup.resolve()) {
+            switch (families.merge(lookup.resolve())) {
                 case DnsAnswer.Addresses answer -> apply(answer.addresses());
                 case DnsAnswer.Failure failure -> {
                     failures.incrementAndGet();

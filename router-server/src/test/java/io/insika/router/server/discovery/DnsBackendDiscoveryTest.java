@@ -156,7 +156,7 @@ class DnsBackendDiscoveryTest {
 
         assertThat(ids(), is(List.of("127.0.0.11:9292")));
         assertThat(log.messages(Level.WARNING), hasItem(
-                "Backends from DNS gone.test @" + at(dns.address()) + ": resolution failed (A answer NXDOMAIN); keeping the last 1 known"));
+                "Backends from DNS gone.test @" + at(dns.address()) + ": resolution failed (A answer NXDOMAIN; AAAA answer NXDOMAIN); keeping the last 1 known"));
     }
 
     @Test
@@ -245,7 +245,7 @@ class DnsBackendDiscoveryTest {
         DnsAddressLookup lookup = new DnsAddressLookup(NAME, Optional.of(dns.address()), Duration.ofSeconds(1));
         Set<List<String>> orders = new HashSet<>();
         for (int i = 0; i < queries; i++) {
-            DnsAnswer.Addresses answer = (DnsAnswer.Addresses) lookup.resolve();
+            DnsAnswer.Addresses answer = (DnsAnswer.Addresses) lookup.resolve().a();
             orders.add(answer.addresses().stream().map(AddressText::of).toList());
         }
         return orders;
