@@ -10,6 +10,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import io.helidon.common.socket.SocketOptions;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.webserver.CloseConnectionException;
@@ -47,6 +48,8 @@ public final class RouterServer implements AutoCloseable {
 
     // the router's liveness, answered in-process on the proxy port
     private static final String UP = "/up";
+    // Helidon's defaults but TCP_NODELAY, as nginx and HAProxy set it on client connections
+    private static final SocketOptions CLIENT_SOCKETS = SocketOptions.builder().tcpNoDelay(true).build();
 
     private final WebServer server;
     private final WebServer admin;
@@ -108,6 +111,7 @@ public final class RouterServer implements AutoCloseable {
         WebServer admin = WebServer.builder()
                 .host(server.host())
                 .port(server.adminPort())
+                .connectionOptions(CLIENT_SOCKETS)
                 .shutdownHook(false)
                 .shutdownGracePeriod(ServerSettings.HELIDON_GRACE)
                 // only the observe feature we add
@@ -139,13 +143,12 @@ public final class RouterServer implements AutoCloseable {
         List<ProtocolConfig> protocols = new ArrayList<>(List.of(http1));
         protocols.addAll(UpgradeTunnelConfig.forEverySpelling(proxy));
         protocols.forEach(mainConfig::addProtocol);
-        if (server.leanHttp1()) {
-            // asked before Helidon's own HTTP/1 selector, which it hands connections over to
-            LeanHttp1Selector lean = new LeanHttp1Selector(proxy, http1, protocols, UP);
-            metrics.counter("http1_handovers", "Client connections handed to Helidon's HTTP/1 at their first request"
-                    + " outside the plain subset the router frames itself", lean::handovers);
-            mainConfig.addConnectionSelector(lean);
-        }
+        // Asked before Helidon's own HTTP/1 selector, which it hands connections over to; without
+        // lean-http1 it keeps only HTTP/1.0 requests, which Helidon does not serve.
+        LeanHttp1Selector lean = new LeanHttp1Selector(proxy, http1, protocols, UP, server.leanHttp1());
+        metrics.counter("http1_handovers", "Client connections handed to Helidon's HTTP/1 at their first request"
+                + " outside the plain subset the router frames itself", lean::handovers);
+        mainConfig.addConnectionSelector(lean);
         WebServer main = mainConfig.build().start();
         if (!main.isRunning()) {
             admin.stop();
@@ -166,6 +169,10 @@ public final class RouterServer implements AutoCloseable {
         return WebServer.builder()
                 .host(server.host())
                 .port(server.port())
+                // Every answer leaves as soon as it is written: with Nagle's algorithm on, a write
+                // after one the client has not acknowledged yet (the end of a chunked body sent
+                // apart from its last data) waits for the client's delayed ACK, ~40 ms.
+                .connectionOptions(CLIENT_SOCKETS)
                 .shutdownHook(false)
                 // Helidon's stop closes the server socket, lets busy connections finish their
                 // request for this long, then interrupts them (ServerListener.suspend, 4.5.0).

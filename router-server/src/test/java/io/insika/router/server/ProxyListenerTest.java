@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** What the proxy socket asks of Helidon's listener where its defaults do not suit a proxy. */
 class ProxyListenerTest {
@@ -23,6 +24,12 @@ class ProxyListenerTest {
     @Test
     void responsesAreNotStagedInABufferedStream() {
         assertEquals(0, listener.writeBufferSize());
+    }
+
+    @Test
+    void clientSocketsSendEachWriteAtOnceWithoutNagle() {
+        // a chunked answer's end written apart from its last data waited ~40 ms for a delayed ACK
+        assertTrue(listener.connectionOptions().tcpNoDelay());
     }
 
     @Test

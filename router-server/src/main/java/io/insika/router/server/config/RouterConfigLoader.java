@@ -86,6 +86,7 @@ public final class RouterConfigLoader {
         Duration backendTimeout = reader.read(Settings.BACKEND_TIMEOUT);
         Duration clientBodyTimeout = reader.read(Settings.CLIENT_BODY_TIMEOUT);
         Duration clientSendTimeout = reader.read(Settings.CLIENT_SEND_TIMEOUT);
+        Duration streamIdleTimeout = reader.read(Settings.STREAM_IDLE_TIMEOUT);
         TrustedProxies trustedProxies = reader.read(Settings.TRUSTED_PROXIES);
         int maxRequests = reader.read(Settings.MAX_REQUESTS);
         int peekBudget = reader.read(Settings.PEEK_BUDGET);
@@ -112,7 +113,7 @@ public final class RouterConfigLoader {
                 new StrategySettings(strategy, strategyOptions, strategyChangeOnReload),
                 backends,
                 new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLogTarget,
-                        trustedProxies, maxRequests, peekBudget, capacity, health, sessions),
+                        trustedProxies, maxRequests, peekBudget, capacity, health, sessions, streamIdleTimeout),
                 routes, logFormat, reloadWatch,
                 new ConfigOrigins(file.map(Path::toString), reader.origins(), read.sha256()));
     }

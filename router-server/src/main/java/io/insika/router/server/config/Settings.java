@@ -56,7 +56,8 @@ public final class Settings {
             "Client connections the proxy port holds at once.", c -> c.server().maxConnections());
     public static final Setting<Boolean> LEAN_HTTP1 = Setting.of("server.lean-http1", "INSIKA_ROUTER_LEAN_HTTP1",
             ValueType.bool(), true, RESTART,
-            "`true` frames plain HTTP/1.1 requests in the router and hands any other to Helidon; `false` hands all.",
+            "`true` frames plain HTTP/1.1 requests in the router and hands any other to Helidon; `false` hands all"
+                    + " but chunked bodies and HTTP/1.0.",
             c -> c.server().leanHttp1());
 
     public static final Setting<String> STRATEGY = Setting.of("strategy.name", "INSIKA_ROUTER_STRATEGY",
@@ -135,6 +136,10 @@ public final class Settings {
     public static final Setting<Duration> CLIENT_SEND_TIMEOUT = Setting.of("proxy.client-send-timeout",
             "INSIKA_ROUTER_CLIENT_SEND_TIMEOUT", ValueType.positiveDuration(), ProxySettings.DEFAULT_CLIENT_SEND_TIMEOUT,
             LIVE, "The longest a client may leave its answer unread.", c -> c.proxy().clientSendTimeout());
+    public static final Setting<Duration> STREAM_IDLE_TIMEOUT = Setting.of("proxy.stream-idle-timeout",
+            "INSIKA_ROUTER_STREAM_IDLE_TIMEOUT", ValueType.durationOrZero(), ProxySettings.DEFAULT_STREAM_IDLE_TIMEOUT,
+            LIVE, "The longest a backend may stay silent once an event stream began; `0s` for no limit.",
+            c -> c.proxy().streamIdleTimeout());
     public static final Setting<TrustedProxies> TRUSTED_PROXIES = Setting.printed("proxy.trusted-proxies",
             "INSIKA_ROUTER_TRUSTED_PROXIES", ValueType.trustedProxies(), TrustedProxies.NONE, LIVE,
             "The peers whose `X-Forwarded-*` headers are believed, comma-separated addresses or CIDR blocks.",
@@ -177,7 +182,7 @@ public final class Settings {
             MAX_CONNECTIONS, LEAN_HTTP1, STRATEGY, STRATEGY_OPTIONS, STRATEGY_CHANGE_ON_RELOAD, BACKEND_MAX_REQUESTS,
             BACKEND_MAX_TUNNELS, BACKENDS_STATIC, DNS_NAME, DNS_PORT, DNS_INTERVAL, DNS_RESOLVER, DNS_TIMEOUT, DNS_ID,
             DNS_PUBLIC_ADDRESS, HEALTH_DOWN_TIME, HEALTH_PATH, HEALTH_INTERVAL, HEALTH_TIMEOUT, BODY_MAX_BYTES,
-            BACKEND_TIMEOUT, CLIENT_BODY_TIMEOUT, CLIENT_SEND_TIMEOUT, TRUSTED_PROXIES, MAX_REQUESTS, PEEK_BUDGET,
+            BACKEND_TIMEOUT, CLIENT_BODY_TIMEOUT, CLIENT_SEND_TIMEOUT, STREAM_IDLE_TIMEOUT, TRUSTED_PROXIES, MAX_REQUESTS, PEEK_BUDGET,
             ACCESS_LOG, LOG_FORMAT, RELOAD_WATCH_INTERVAL, ROUTES, SESSION_SECRET_FILE,
             SESSION_PREVIOUS_SECRET_FILE);
 

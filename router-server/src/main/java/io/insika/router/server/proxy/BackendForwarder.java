@@ -96,7 +96,9 @@ final class BackendForwarder {
                 exchange.discard(); // also ends an upload still writing
                 stop(upload);
                 switch (e) {
-                    case ClientGoneException gone when gone.malformed() && !writer.started() -> {
+                    // the client's fault, answered 400 (the backend got no complete request), never
+                    // counted against the backend
+                    case ClientGoneException gone when gone.malformed() -> {
                         return Optional.of(ProxyFailure.BAD_REQUEST);
                     }
                     case ClientGoneException gone ->
@@ -111,6 +113,9 @@ final class BackendForwarder {
                     }
                 }
                 if (upload != null && upload.clientGone()) {
+                    if (upload.malformed()) {
+                        return Optional.of(ProxyFailure.BAD_REQUEST); // nothing of the answer was relayed
+                    }
                     throw new ClientLeftException("client went away while sending its body", upload.failure);
                 }
                 // A kept connection that died idle fails on its first write: nothing was sent, so
@@ -238,6 +243,10 @@ final class BackendForwarder {
 
         boolean clientGone() {
             return failure instanceof ClientGoneException;
+        }
+
+        boolean malformed() {
+            return failure instanceof ClientGoneException gone && gone.malformed();
         }
 
         // Interrupting a virtual thread blocked on a socket closes that socket: the client's,

@@ -259,11 +259,20 @@ final class ClientStallWatchdog implements AutoCloseable {
             });
         }
 
-        // close() (FilterOutputStream's: flush, then close) goes through the watched flush
         @Override
         public void flush() throws IOException {
             watched(send, () -> {
                 out.flush();
+                return 0;
+            });
+        }
+
+        // Not FilterOutputStream's flush-then-close: the answer's own close ends it, so that the
+        // last bytes and the end of a chunked body can leave in one write (LeanAnswer).
+        @Override
+        public void close() throws IOException {
+            watched(send, () -> {
+                out.close();
                 return 0;
             });
         }

@@ -17,10 +17,19 @@ import io.helidon.webserver.ServerConnectionException;
 /**
  * An answer the lean connection frames: the head as Helidon's HTTP/1 response writes it (status
  * line, {@code Date}, {@code Connection}, the fields), then the body with the length it was
- * given, or chunked. The head goes out with the body's first bytes, in one write.
+ * given, or chunked; to an HTTP/1.0 client, which cannot read chunks, a body of unknown length
+ * ends with the connection instead.
+ *
+ * <p>A stream's bytes are held until it is flushed, closed or holds {@link #HOLD_LIMIT}: the
+ * head goes out with the body's first bytes, and a chunked body's last bytes with its last
+ * chunk, in one write. The relay flushes whenever its next read of the backend would wait, so
+ * holding adds no delay; the last chunk sent on its own would have waited for the client's
+ * delayed ACK wherever Nagle's algorithm is on.
  */
 final class LeanAnswer implements ClientAnswer {
 
+    // past this many held bytes a write goes out without waiting for a flush
+    static final int HOLD_LIMIT = 16 * 1024;
     private static final byte[] OK = "HTTP/1.1 200 OK\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] DATE = "Date: ".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] KEEP_ALIVE = "Connection: keep-alive\r\n".getBytes(StandardCharsets.US_ASCII);
@@ -29,15 +38,22 @@ final class LeanAnswer implements ClientAnswer {
     private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
     private final DataWriter writer;
+    private final boolean http10;
     private final List<Header> headers = new ArrayList<>(16);
     private Status status = Status.OK_200;
     private boolean close;
     private boolean sent;
     private long written;
 
-    LeanAnswer(DataWriter writer, boolean close) {
+    /**
+     * @param writer the client connection's writer
+     * @param close  whether the connection closes after this answer
+     * @param http10 whether the client speaks HTTP/1.0: no chunked coding then
+     */
+    LeanAnswer(DataWriter writer, boolean close, boolean http10) {
         this.writer = writer;
         this.close = close;
+        this.http10 = http10;
     }
 
     /** Whether the connection must close after this answer. */
@@ -98,64 +114,109 @@ final class LeanAnswer implements ClientAnswer {
     @Override
     public OutputStream outputStream() {
         long declared = declaredLength();
-        boolean chunked = declared < 0;
-        return new OutputStream() {
-            private boolean headWritten;
+        if (declared < 0 && http10) {
+            close = true; // the end of the body is the end of the connection
+        }
+        return new HeldStream(declared, declared < 0 && !http10);
+    }
 
-            @Override
-            public void write(int b) {
-                write(new byte[] {(byte) b}, 0, 1);
+    /** The body's stream: bytes held until a flush, the close, or {@link #HOLD_LIMIT}. */
+    private final class HeldStream extends OutputStream {
+        private final long declared;
+        private final boolean chunked;
+        private BufferData held;
+        private boolean headWritten;
+        private boolean closed;
+
+        HeldStream(long declared, boolean chunked) {
+            this.declared = declared;
+            this.chunked = chunked;
+        }
+
+        @Override
+        public void write(int b) {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            if (len == 0) {
+                return;
             }
+            if (declared >= 0 && written + len > declared) {
+                throw new ServerConnectionException("answer longer than its Content-Length", null);
+            }
+            BufferData out = holding(len + 16);
+            if (chunked) {
+                out.write(Integer.toHexString(len).getBytes(StandardCharsets.US_ASCII));
+                out.write('\r');
+                out.write('\n');
+                out.write(b, off, len);
+                out.write('\r');
+                out.write('\n');
+            } else {
+                out.write(b, off, len);
+            }
+            written += len;
+            if (out.available() >= HOLD_LIMIT) {
+                release();
+            }
+        }
 
-            @Override
-            public void write(byte[] b, int off, int len) {
-                if (len == 0) {
-                    return;
-                }
-                if (!chunked && written + len > declared) {
-                    throw new ServerConnectionException("answer longer than its Content-Length", null);
-                }
-                BufferData out;
-                if (headWritten) {
-                    out = BufferData.growing(len + 16);
-                } else {
-                    out = head(null, false);
-                    if (chunked) {
-                        out.write(CHUNKED);
-                    }
-                    out.write('\r');
-                    out.write('\n');
-                    headWritten = true;
-                }
+        /** Sends what is held, the head at least: a stream whose body has not begun shows its head. */
+        @Override
+        public void flush() {
+            if (!closed) {
+                holding(0);
+                release();
+            }
+        }
+
+        @Override
+        public void close() {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (!headWritten) {
+                held = null;
+                send();
+                return;
+            }
+            if (declared >= 0 && written != declared) {
+                // the client would wait for the rest, or read it as the next answer
+                throw new ServerConnectionException("answer shorter than its Content-Length", null);
+            }
+            if (chunked) {
+                holding(LAST_CHUNK.length).write(LAST_CHUNK);
+            }
+            release();
+            sent = true;
+        }
+
+        // The buffer the next bytes go to, the head first if it was not written yet
+        private BufferData holding(int room) {
+            if (!headWritten) {
+                held = head(null, false);
                 if (chunked) {
-                    out.write(Integer.toHexString(len).getBytes(StandardCharsets.US_ASCII));
-                    out.write('\r');
-                    out.write('\n');
-                    out.write(b, off, len);
-                    out.write('\r');
-                    out.write('\n');
-                } else {
-                    out.write(b, off, len);
+                    held.write(CHUNKED);
                 }
+                held.write('\r');
+                held.write('\n');
+                headWritten = true;
+            } else if (held == null) {
+                held = BufferData.growing(Math.max(room, 64));
+            }
+            return held;
+        }
+
+        private void release() {
+            if (held != null && held.available() > 0) {
+                BufferData out = held;
+                held = null;
                 LeanAnswer.this.write(out);
-                written += len;
             }
-
-            @Override
-            public void close() {
-                if (!headWritten) {
-                    send();
-                    return;
-                }
-                if (chunked) {
-                    LeanAnswer.this.write(BufferData.create(LAST_CHUNK));
-                } else if (written != declared) {
-                    // the client would wait for the rest, or read it as the next answer
-                    throw new ServerConnectionException("answer shorter than its Content-Length", null);
-                }
-                sent = true;
-            }
-        };
+        }
     }
 
     @Override

@@ -9,7 +9,7 @@ import io.helidon.common.buffers.DataReader;
  * A client that leaves mid-body ends a read with Helidon's
  * {@link DataReader.InsufficientDataAvailableException}, as Helidon's own body stream does.
  */
-final class LeanBody extends InputStream {
+final class LeanBody extends InputStream implements FramedBody {
 
     private final DataReader reader;
     private long remaining;
@@ -19,8 +19,8 @@ final class LeanBody extends InputStream {
         this.remaining = length;
     }
 
-    /** Whether the body was read to its end. */
-    boolean consumed() {
+    @Override
+    public boolean consumed() {
         return remaining == 0;
     }
 

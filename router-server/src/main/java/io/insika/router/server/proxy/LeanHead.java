@@ -2,6 +2,7 @@ package io.insika.router.server.proxy;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.function.Supplier;
 
 import io.helidon.common.uri.UriValidator;
 import io.helidon.http.HeaderName;
@@ -15,27 +16,36 @@ import io.insika.router.server.upstream.HttpSyntax;
 
 /**
  * A request head in the strict subset the lean connection frames itself, or {@code null}: an
- * origin-form HTTP/1.1 request line with an ordinary method, each field a token, a colon and a
- * visible value, exactly one {@code Host}, at most one all-digit {@code Content-Length}, and no
- * {@code Transfer-Encoding}, {@code Upgrade}, {@code Expect}, or {@code Connection} other than
- * {@code keep-alive} or {@code close}. It only has to accept what is certainly valid: anything
- * else goes to Helidon's parser, which reads the same bytes.
+ * origin-form HTTP/1.1 or HTTP/1.0 request line with an ordinary method, each field a token, a
+ * colon and a visible value, exactly one {@code Host} (at most one on HTTP/1.0, which may have
+ * none), at most one all-digit {@code Content-Length} or else at most one
+ * {@code Transfer-Encoding: chunked} (HTTP/1.1 only), and no {@code Upgrade}, {@code Expect},
+ * or {@code Connection} other than {@code keep-alive} or {@code close}. It only has to accept what is certainly valid: any other HTTP/1.1 head goes to
+ * Helidon's parser, which reads the same bytes; any other HTTP/1.0 head is refused (Helidon
+ * serves no HTTP/1.0).
  *
  * @param prologue      the request line
  * @param headers       the fields
- * @param contentLength the body's length; 0 without one
- * @param close         whether the client asked to close after the answer
+ * @param contentLength the body's length; 0 without one, -1 for a chunked body
+ * @param close         whether the connection closes after the answer: the client asked, or it
+ *                      speaks HTTP/1.0 and did not ask to keep it alive
+ * @param http10        whether the request is HTTP/1.0: its answer is never chunked
  */
-record LeanHead(HttpPrologue prologue, ServerRequestHeaders headers, long contentLength, boolean close) {
+record LeanHead(HttpPrologue prologue, ServerRequestHeaders headers, long contentLength, boolean close,
+                boolean http10) {
 
     private static final byte[] VERSION = "HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] VERSION_10 = "HTTP/1.0\r\n".getBytes(StandardCharsets.US_ASCII);
 
     /**
      * @param b   the head's bytes, the request line to the empty line's CRLF
      * @param end where the head ends (just past its last CRLF)
      * @param own a path Helidon's routing answers itself (the router's {@code /up}): left to it
+     *            on HTTP/1.1, the caller's to answer on HTTP/1.0
+     * @param authority the {@code Host} an HTTP/1.0 request without one is forwarded with: the
+     *            address the client reached
      */
-    static LeanHead parse(byte[] b, int end, String own) {
+    static LeanHead parse(byte[] b, int end, String own, Supplier<String> authority) {
         int sp = indexOf(b, 0, end, (byte) ' ');
         if (sp <= 0) {
             return null;
@@ -49,7 +59,11 @@ record LeanHead(HttpPrologue prologue, ServerRequestHeaders headers, long conten
         while (sp2 < end && HttpSyntax.isTargetChar(b[sp2])) {
             sp2++;
         }
-        if (b[target] != '/' || sp2 >= end || b[sp2] != ' ' || !isVersion(b, sp2 + 1, end)) {
+        if (b[target] != '/' || sp2 >= end || b[sp2] != ' ') {
+            return null;
+        }
+        boolean http10 = isVersion(b, sp2 + 1, end, VERSION_10);
+        if (!http10 && !isVersion(b, sp2 + 1, end, VERSION)) {
             return null;
         }
         String path = new String(b, target, sp2 - target, StandardCharsets.US_ASCII);
@@ -59,9 +73,10 @@ record LeanHead(HttpPrologue prologue, ServerRequestHeaders headers, long conten
         HttpPrologue prologue;
         try {
             // as Helidon's Http1Prologue makes it, with its path and query validation
-            prologue = HttpPrologue.create("HTTP/1.1", "HTTP", "1.1", method, path, true);
+            prologue = http10 ? HttpPrologue.create("HTTP/1.0", "HTTP", "1.0", method, path, true)
+                    : HttpPrologue.create("HTTP/1.1", "HTTP", "1.1", method, path, true);
             UriValidator.validateQuery(prologue.query().rawValue());
-            if (prologue.uriPath().path().equals(own)) { // decoded, as Helidon's routing matches it
+            if (!http10 && prologue.uriPath().path().equals(own)) { // decoded, as Helidon's routing matches it
                 return null;
             }
         } catch (IllegalArgumentException invalid) {
@@ -71,6 +86,8 @@ record LeanHead(HttpPrologue prologue, ServerRequestHeaders headers, long conten
         int hosts = 0;
         long length = -1;
         boolean close = false;
+        boolean keepAlive = false;
+        boolean chunked = false;
         int line = sp2 + 11; // " HTTP/1.1\r\n"
         while (line < end - 2) {
             int colon = line;
@@ -117,12 +134,20 @@ record LeanHead(HttpPrologue prologue, ServerRequestHeaders headers, long conten
                 case "connection" -> {
                     if (text.equalsIgnoreCase("close")) {
                         close = true;
-                    } else if (!text.equalsIgnoreCase("keep-alive")) {
+                    } else if (text.equalsIgnoreCase("keep-alive")) {
+                        keepAlive = true;
+                    } else {
                         return null;
                     }
                 }
-                // framing, protocol switches and what Helidon itself sets from the TLS session
-                case "transfer-encoding", "upgrade", "expect", "http2-settings", "x-helidon-cn" -> {
+                case "transfer-encoding" -> {
+                    if (chunked || http10 || !text.equalsIgnoreCase("chunked")) {
+                        return null;
+                    }
+                    chunked = true;
+                }
+                // protocol switches and what Helidon itself sets from the TLS session
+                case "upgrade", "expect", "http2-settings", "x-helidon-cn" -> {
                     return null;
                 }
                 default -> {
@@ -131,10 +156,15 @@ record LeanHead(HttpPrologue prologue, ServerRequestHeaders headers, long conten
             headers.add(HeaderValues.create(name, text));
             line = next;
         }
-        if (hosts != 1 || line != end - 2) {
+        if (hosts > 1 || hosts == 0 && !http10 || line != end - 2 || chunked && length >= 0) {
             return null;
         }
-        return new LeanHead(prologue, ServerRequestHeaders.create(headers), Math.max(length, 0), close);
+        if (hosts == 0) {
+            headers.add(HeaderValues.create(HeaderNames.HOST, authority.get()));
+        }
+        // HTTP/1.0 keeps a connection only when asked to (RFC 9112, section 9.3)
+        return new LeanHead(prologue, ServerRequestHeaders.create(headers), chunked ? -1 : Math.max(length, 0),
+                close || http10 && !keepAlive, http10);
     }
 
     private static Method method(byte[] b, int sp) {
@@ -145,12 +175,23 @@ record LeanHead(HttpPrologue prologue, ServerRequestHeaders headers, long conten
             case "PATCH" -> Method.PATCH;
             case "DELETE" -> Method.DELETE;
             case "HEAD" -> Method.HEAD;
+            case "OPTIONS" -> Method.OPTIONS;
             default -> null;
         };
     }
 
-    private static boolean isVersion(byte[] b, int at, int end) {
-        return at + VERSION.length <= end && Arrays.equals(b, at, at + VERSION.length, VERSION, 0, VERSION.length);
+    private static boolean isVersion(byte[] b, int at, int end, byte[] version) {
+        return at + version.length <= end && Arrays.equals(b, at, at + version.length, version, 0, version.length);
+    }
+
+    /**
+     * Whether the request line in these bytes (up to its LF, which must be among them) is an
+     * HTTP/1.0 one: such a request is answered by the router or refused, never handed to Helidon.
+     */
+    static boolean isHttp10(byte[] b, int length) {
+        int lf = indexOf(b, 0, length, (byte) '\n');
+        return lf >= VERSION_10.length && isVersion(b, lf + 1 - VERSION_10.length, lf + 1, VERSION_10)
+                && b[lf - VERSION_10.length] == ' ';
     }
 
     // A name or IPv4 address and an optional port: a subset of what Helidon's Host validation

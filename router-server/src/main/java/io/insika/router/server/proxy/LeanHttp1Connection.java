@@ -1,5 +1,6 @@
 package io.insika.router.server.proxy;
 
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Arrays;
@@ -10,7 +11,9 @@ import io.helidon.common.buffers.BufferData;
 import io.helidon.common.buffers.DataReader;
 import io.helidon.common.concurrency.limits.Limit;
 import io.helidon.common.concurrency.limits.LimitAlgorithm;
+import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
+import io.helidon.http.Method;
 import io.helidon.http.Status;
 import io.helidon.webserver.CloseConnectionException;
 import io.helidon.webserver.ConnectionContext;
@@ -20,7 +23,10 @@ import io.helidon.webserver.spi.ServerConnectionSelector;
 /**
  * A client connection the router frames itself while its requests stay in {@link LeanHead}'s
  * strict subset, and Helidon's HTTP/1 connection from the first request that does not: Helidon
- * then reads that request's bytes, untouched, and every one after it.
+ * then reads that request's bytes, untouched, and every one after it. HTTP/1.0 requests, which
+ * Helidon 4.5 does not serve, are always the router's: it answers them, {@code /up} included, or
+ * refuses them with a 400; so are chunked request bodies, whose extensions and trailers
+ * Helidon 4.5 refuses.
  */
 final class LeanHttp1Connection implements ServerConnection {
 
@@ -31,6 +37,9 @@ final class LeanHttp1Connection implements ServerConnection {
     // survivor spaces at 256 connections, and what overflowed them filled the old generation
     // until full collections of 40-55 ms every ~7 s (-Xlog:gc, wrk -c256).
     private static final int FIRST_SCRATCH = 1024;
+    private static final byte[] UP_BODY = {'O', 'K'};
+    // a line of the head ends in a bare LF: refused here, as Helidon 4.5 would close without a word
+    private static final int BARE_LF = -2;
 
     private final ConnectionContext ctx;
     private final DataReader reader;
@@ -38,6 +47,8 @@ final class LeanHttp1Connection implements ServerConnection {
     private final ServerConnectionSelector helidon;
     private final String ownPath;
     private final LongAdder handovers;
+    private final boolean leanHttp11;
+    private String authority;
     private byte[] scratch = new byte[FIRST_SCRATCH];
     private volatile ServerConnection handedOver;
     private volatile Thread thread;
@@ -46,9 +57,14 @@ final class LeanHttp1Connection implements ServerConnection {
     // when the last answer ended (or the connection began): idle time counts from here while waiting
     private volatile long lastRequest = System.nanoTime();
 
+    /**
+     * @param leanHttp11 whether plain HTTP/1.1 requests are framed here too; else an HTTP/1.1
+     *                   connection goes to Helidon at its first request without a chunked body
+     */
     LeanHttp1Connection(ConnectionContext ctx, ProxyHandler proxy, ServerConnectionSelector helidon, String ownPath,
-                        LongAdder handovers) {
+                        LongAdder handovers, boolean leanHttp11) {
         this.ctx = ctx;
+        this.leanHttp11 = leanHttp11;
         this.ownPath = ownPath;
         this.handovers = handovers;
         this.reader = ctx.dataReader();
@@ -74,9 +90,24 @@ final class LeanHttp1Connection implements ServerConnection {
             } finally {
                 waiting = false;
             }
-            LeanHead head = end < 0 ? null : LeanHead.parse(scratch, end, ownPath);
+            if (end == BARE_LF) {
+                refuse(Status.BAD_REQUEST_400);
+                return;
+            }
+            if (LeanHead.isHttp10(scratch, Math.min(scratch.length, reader.available()))) {
+                if (!serveHttp10(end, maxPayload, limit)) {
+                    return;
+                }
+                lastRequest = System.nanoTime();
+                continue;
+            }
+            LeanHead head = end < 0 ? null : LeanHead.parse(scratch, end, ownPath, this::authority);
+            if (head != null && !leanHttp11 && head.contentLength() >= 0) {
+                head = null; // only chunked bodies stay: Helidon 4.5 refuses chunk extensions and trailers
+            }
             // Helidon answers what it refuses (a body past max-payload-size, the listener's limit)
-            Optional<LimitAlgorithm.Token> permit = head == null || maxPayload >= 0 && head.contentLength() > maxPayload
+            Optional<LimitAlgorithm.Token> permit = head == null
+                    || maxPayload >= 0 && (head.contentLength() > maxPayload || head.contentLength() < 0)
                     ? Optional.empty() : limit.tryAcquire(true);
             if (permit.isEmpty()) {
                 handOver(limit);
@@ -98,6 +129,61 @@ final class LeanHttp1Connection implements ServerConnection {
         }
     }
 
+    // An HTTP/1.0 request: proxied, /up answered, anything else refused, as Helidon cannot take
+    // it. Whether the connection may carry another.
+    private boolean serveHttp10(int end, long maxPayload, Limit limit) {
+        LeanHead head = end < 0 ? null : LeanHead.parse(scratch, end, ownPath, this::authority);
+        if (head == null || maxPayload >= 0 && head.contentLength() > maxPayload) {
+            refuse(head == null ? Status.BAD_REQUEST_400 : Status.REQUEST_ENTITY_TOO_LARGE_413);
+            return false;
+        }
+        reader.skip(end);
+        if (head.prologue().uriPath().path().equals(ownPath)) {
+            LeanAnswer answer = new LeanAnswer(ctx.dataWriter(), head.close(), true);
+            answer.header(HeaderValues.CONTENT_TYPE_TEXT_PLAIN);
+            if (head.prologue().method() == Method.HEAD) {
+                answer.header(HeaderNames.CONTENT_LENGTH, Integer.toString(UP_BODY.length));
+                answer.send();
+            } else {
+                answer.send(UP_BODY);
+            }
+            return !head.close() && head.contentLength() == 0;
+        }
+        Optional<LimitAlgorithm.Token> permit = limit.tryAcquire(true);
+        if (permit.isEmpty()) {
+            refuse(Status.SERVICE_UNAVAILABLE_503);
+            return false;
+        }
+        try {
+            boolean again = serve(head);
+            permit.get().success();
+            return again;
+        } catch (RuntimeException | Error e) {
+            permit.get().dropped();
+            throw e;
+        }
+    }
+
+    // An answer of the router's own, and the connection closes: what follows is not read.
+    private void refuse(Status status) {
+        LeanAnswer answer = new LeanAnswer(ctx.dataWriter(), true, true);
+        answer.status(status);
+        try {
+            answer.send();
+        } catch (RuntimeException ignored) {
+            // the client is gone
+        }
+    }
+
+    // host:port the client reached, the Host of an HTTP/1.0 request that sent none
+    private String authority() {
+        if (authority == null) {
+            String host = ctx.localPeer().host();
+            authority = (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + ctx.localPeer().port();
+        }
+        return authority;
+    }
+
     // Helidon's HTTP/1 connection reads from here on, starting with the bytes not consumed
     private void handOver(Limit limit) throws InterruptedException {
         ServerConnection connection = helidon.connection(ctx);
@@ -108,8 +194,9 @@ final class LeanHttp1Connection implements ServerConnection {
 
     // One request: whether the connection may carry another
     private boolean serve(LeanHead head) {
-        LeanBody body = head.contentLength() > 0 ? new LeanBody(reader, head.contentLength()) : null;
-        LeanAnswer answer = new LeanAnswer(ctx.dataWriter(), head.close());
+        InputStream body = head.contentLength() > 0 ? new LeanBody(reader, head.contentLength())
+                : head.contentLength() < 0 ? new LeanChunkedBody(reader) : null;
+        LeanAnswer answer = new LeanAnswer(ctx.dataWriter(), head.close(), head.http10());
         try {
             proxy.proxy(new ClientRequest(head.prologue(), head.headers(), ctx.remotePeer().address(),
                     ctx.isSecure(), body), answer);
@@ -130,11 +217,11 @@ final class LeanHttp1Connection implements ServerConnection {
             return false;
         }
         // a body not read to its end must never be read as the next request
-        return answer.isSent() && !answer.closes() && (body == null || body.consumed());
+        return answer.isSent() && !answer.closes() && (body == null || ((FramedBody) body).consumed());
     }
 
-    // Peeks until the head's empty line: its end, or -1 when the head is not for the lean path
-    // (a bare LF, or longer than MAX_HEAD): Helidon then reads it from the same bytes.
+    // Peeks until the head's empty line: its end, or -1 when the head is longer than MAX_HEAD
+    // (Helidon then reads it from the same bytes), or BARE_LF.
     private int awaitHead() {
         int scanned = 0;
         while (true) {
@@ -146,7 +233,7 @@ final class LeanHttp1Connection implements ServerConnection {
             for (int i = scanned; i < n; i++) {
                 if (scratch[i] == '\n') {
                     if (i == 0 || scratch[i - 1] != '\r') {
-                        return -1;
+                        return BARE_LF;
                     }
                     if (i >= 3 && scratch[i - 2] == '\n') {
                         return i + 1;

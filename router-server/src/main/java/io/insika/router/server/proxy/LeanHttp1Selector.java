@@ -1,5 +1,7 @@
 package io.insika.router.server.proxy;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
@@ -16,24 +18,34 @@ import io.helidon.webserver.spi.ServerConnectionSelector;
 /**
  * Takes the proxy listener's HTTP/1 connections ahead of Helidon's own selector, as
  * {@link LeanHttp1Connection}s that hand over to the connection Helidon's selector would have
- * made, with the same configuration and upgrades.
+ * made, with the same configuration and upgrades. It also takes HTTP/1.0 connections and request
+ * lines ended by a bare LF, which Helidon's selector refuses (they would be closed without an
+ * answer): the router answers the first and refuses the second with a 400.
  */
 public final class LeanHttp1Selector implements ServerConnectionSelector {
+
+    private static final byte[] HTTP_10 = " HTTP/1.0".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] HTTP_11 = " HTTP/1.1".getBytes(StandardCharsets.US_ASCII);
 
     private final ProxyHandler proxy;
     private final ServerConnectionSelector helidon;
     private final String ownPath;
     private final LongAdder handovers = new LongAdder();
+    private final boolean leanHttp11;
 
     /**
      * @param proxy     the proxy
      * @param http1     the listener's HTTP/1 configuration
      * @param protocols every protocol configuration of the listener (the upgrades)
-     * @param ownPath   the path the listener's routing answers itself, always left to Helidon
+     * @param ownPath   the path the listener's routing answers itself, left to Helidon on HTTP/1.1
+     * @param leanHttp11 whether plain HTTP/1.1 requests are framed by the router too, or only
+     *                  HTTP/1.0 ones and chunked bodies
      */
     @SuppressWarnings("deprecation")
-    public LeanHttp1Selector(ProxyHandler proxy, Http1Config http1, List<ProtocolConfig> protocols, String ownPath) {
+    public LeanHttp1Selector(ProxyHandler proxy, Http1Config http1, List<ProtocolConfig> protocols, String ownPath,
+                             boolean leanHttp11) {
         this.proxy = proxy;
+        this.leanHttp11 = leanHttp11;
         this.ownPath = ownPath;
         this.helidon = new Http1ConnectionProvider().create("@default", http1, ProtocolConfigs.create(protocols));
     }
@@ -45,7 +57,23 @@ public final class LeanHttp1Selector implements ServerConnectionSelector {
 
     @Override
     public Support supports(BufferData data) {
-        return helidon.supports(data);
+        return endsInHttp1Version(data) ? Support.SUPPORTED : helidon.supports(data);
+    }
+
+    // The first line ends in " HTTP/1.0" or " HTTP/1.1", with CRLF or a bare LF: Helidon's
+    // selector takes only HTTP/1.1 with CRLF, and a connection no selector takes is closed
+    // without an answer. Read without moving the buffer's position.
+    private static boolean endsInHttp1Version(BufferData data) {
+        int lf = data.indexOf((byte) '\n');
+        int end = lf > 0 && data.get(lf - 1) == '\r' ? lf - 1 : lf;
+        if (end < 9) {
+            return false;
+        }
+        byte[] version = new byte[9];
+        for (int i = 0; i < version.length; i++) {
+            version[i] = (byte) data.get(end - 9 + i);
+        }
+        return Arrays.equals(version, HTTP_10) || Arrays.equals(version, HTTP_11);
     }
 
     @Override
@@ -55,7 +83,7 @@ public final class LeanHttp1Selector implements ServerConnectionSelector {
 
     @Override
     public ServerConnection connection(ConnectionContext ctx) {
-        return new LeanHttp1Connection(ctx, proxy, helidon, ownPath, handovers);
+        return new LeanHttp1Connection(ctx, proxy, helidon, ownPath, handovers, leanHttp11);
     }
 
     /** Connections handed to Helidon's HTTP/1 so far. */

@@ -65,6 +65,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
                 clientWatchdog::sendTimeouts);
         this.client = new BackendClient(settings.backendTimeout(), () -> pool.snapshot().backends().stream()
                 .map(Backend::id).collect(Collectors.toUnmodifiableSet()));
+        client.streamIdleTimeout(settings.streamIdleTimeout());
         this.forwarder = new BackendForwarder(clientWatchdog);
         metrics.gauge("backend_connections", "Connections open to backends, busy, idle or tunnelling",
                 client::openCount);
@@ -92,6 +93,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         metrics.routes(routes.routes());
         states.capacity(settings.capacity());
         client.timeout(settings.backendTimeout());
+        client.streamIdleTimeout(settings.streamIdleTimeout());
         clientWatchdog.timeouts(settings.clientBodyTimeout(), settings.clientSendTimeout());
         parts = parts(routes, settings);
     }

@@ -32,11 +32,14 @@ import io.insika.router.server.session.SessionSeal;
  * @param health            when a backend counts as down, and its active checks if any
  * @param sessions          seals the session ids backends mint on routes that learn their key;
  *                          {@link SessionSeal#NONE} when no secret is configured
+ * @param streamIdleTimeout the longest a backend may stay silent once an event stream's head
+ *                          reached the client (instead of {@code backendTimeout}); zero for no limit
  */
 public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration clientBodyTimeout,
                             Duration clientSendTimeout, Optional<AccessLogTarget> accessLog,
                             TrustedProxies trustedProxies, int maxRequests, int peekBudget,
-                            BackendCapacity capacity, HealthSettings health, SessionSeal sessions) {
+                            BackendCapacity capacity, HealthSettings health, SessionSeal sessions,
+                            Duration streamIdleTimeout) {
 
     /** As nginx's {@code client_body_timeout}. */
     public static final Duration DEFAULT_CLIENT_BODY_TIMEOUT = Duration.ofSeconds(60);
@@ -44,6 +47,8 @@ public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration 
     public static final Duration DEFAULT_CLIENT_SEND_TIMEOUT = Duration.ofSeconds(60);
     /** Sized for the shipped heap's 64 MiB old generation: each request holds up to ~50 KiB of buffers besides its peek. */
     public static final int DEFAULT_MAX_REQUESTS = 1024;
+    /** As long as an MCP server's notification stream may rightly stay quiet, and no longer. */
+    public static final Duration DEFAULT_STREAM_IDLE_TIMEOUT = Duration.ofHours(1);
     /** Half the shipped heap's 64 MiB old generation. */
     public static final int DEFAULT_PEEK_BUDGET = 32 * 1024 * 1024;
     /** The seed's defaults, 256 KiB and 10 seconds; 60 s for a stalled client either way; no access log. */
@@ -53,7 +58,7 @@ public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration 
     public ProxySettings(int bodyMaxBytes, Duration backendTimeout) {
         this(bodyMaxBytes, backendTimeout, DEFAULT_CLIENT_BODY_TIMEOUT, DEFAULT_CLIENT_SEND_TIMEOUT, Optional.empty(),
                 TrustedProxies.NONE, DEFAULT_MAX_REQUESTS, DEFAULT_PEEK_BUDGET, BackendCapacity.UNLIMITED,
-                HealthSettings.DEFAULTS, SessionSeal.NONE);
+                HealthSettings.DEFAULTS, SessionSeal.NONE, DEFAULT_STREAM_IDLE_TIMEOUT);
     }
 
     public ProxySettings {
@@ -74,6 +79,10 @@ public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration 
         Objects.requireNonNull(capacity, "capacity");
         Objects.requireNonNull(health, "health");
         Objects.requireNonNull(sessions, "sessions");
+        Objects.requireNonNull(streamIdleTimeout, "streamIdleTimeout");
+        if (streamIdleTimeout.isNegative()) {
+            throw new IllegalArgumentException("stream-idle-timeout: [" + streamIdleTimeout + "] (expected: >= 0)");
+        }
     }
 
     /** These settings, with an access log written to this stream in logfmt. */
@@ -85,49 +94,55 @@ public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration 
     public ProxySettings withAccessLog(OutputStream out, LogFormat format) {
         return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout,
                 Optional.of(new AccessLogTarget(out, format)), trustedProxies, maxRequests, peekBudget, capacity, health,
-                sessions);
+                sessions, streamIdleTimeout);
     }
 
     /** These settings, with this client body timeout. */
     public ProxySettings withClientBodyTimeout(Duration timeout) {
         return new ProxySettings(bodyMaxBytes, backendTimeout, timeout, clientSendTimeout, accessLog, trustedProxies,
-                maxRequests, peekBudget, capacity, health, sessions);
+                maxRequests, peekBudget, capacity, health, sessions, streamIdleTimeout);
     }
 
     /** These settings, with this client send timeout. */
     public ProxySettings withClientSendTimeout(Duration timeout) {
         return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, timeout, accessLog, trustedProxies,
-                maxRequests, peekBudget, capacity, health, sessions);
+                maxRequests, peekBudget, capacity, health, sessions, streamIdleTimeout);
     }
 
     /** These settings, believing the forwarding headers of these peers. */
     public ProxySettings withTrustedProxies(TrustedProxies trusted) {
         return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog, trusted,
-                maxRequests, peekBudget, capacity, health, sessions);
+                maxRequests, peekBudget, capacity, health, sessions, streamIdleTimeout);
     }
 
     /** These settings, with these overload limits. */
     public ProxySettings withLimits(int requests, int budget) {
         return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog,
-                trustedProxies, requests, budget, capacity, health, sessions);
+                trustedProxies, requests, budget, capacity, health, sessions, streamIdleTimeout);
     }
 
     /** These settings, with these backend slots. */
     public ProxySettings withCapacity(BackendCapacity slots) {
         return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog,
-                trustedProxies, maxRequests, peekBudget, slots, health, sessions);
+                trustedProxies, maxRequests, peekBudget, slots, health, sessions, streamIdleTimeout);
     }
 
     /** These settings, with this health checking. */
     public ProxySettings withHealth(HealthSettings checks) {
         return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog,
-                trustedProxies, maxRequests, peekBudget, capacity, checks, sessions);
+                trustedProxies, maxRequests, peekBudget, capacity, checks, sessions, streamIdleTimeout);
     }
 
     /** These settings, sealing learned session keys with this seal. */
     public ProxySettings withSessions(SessionSeal seal) {
         return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog,
-                trustedProxies, maxRequests, peekBudget, capacity, health, seal);
+                trustedProxies, maxRequests, peekBudget, capacity, health, seal, streamIdleTimeout);
+    }
+
+    /** These settings, with this limit on an event stream's silences. */
+    public ProxySettings withStreamIdleTimeout(Duration timeout) {
+        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog,
+                trustedProxies, maxRequests, peekBudget, capacity, health, sessions, timeout);
     }
 
     private static void positive(String name, Duration value) {

@@ -3,6 +3,7 @@ package io.insika.router.server.proxy;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
@@ -27,7 +28,9 @@ import io.insika.router.server.upstream.ResponseHead;
  * <li>A body the backend framed with a length keeps it; any other goes chunked.</li>
  * <li>Nothing reaches the client before the body's first bytes (or its end): a backend that
  *     fails before then is answered 502 instead, with nothing of its answer relayed. After
- *     that, a failure closes the client connection, so a cut answer never looks complete.</li>
+ *     that, a failure closes the client connection, so a cut answer never looks complete. An
+ *     event stream is the exception: its head is relayed at once, and its silences are
+ *     measured by the stream idle timeout.</li>
  * <li>Whatever was read reaches the client before the next read from the backend would wait,
  *     whatever the framing: an event stream or a slow download is never held back.</li>
  * <li>On a route that learns its key, the value the backend set in the carrier reaches the
@@ -37,6 +40,7 @@ import io.insika.router.server.upstream.ResponseHead;
  */
 final class ResponseRelay {
 
+    private static final System.Logger LOGGER = System.getLogger(ResponseRelay.class.getName());
     // Framing is the router's to decide (above); these never pass as the backend wrote them.
     private static final Set<String> FRAMING = Set.of("content-length", "transfer-encoding");
     // Every status a head can carry (100 to 999), made once: Status.create looks the code up
@@ -93,6 +97,9 @@ final class ResponseRelay {
             return head.keepAlive();
         }
         byte[] buffer = new byte[BodyPeek.copyBufferSize(body.declaredLength().orElse(-1))];
+        if (isEventStream(head) && !body.isEmpty()) {
+            return relayStream(response, head, body, watch, carrier, backendId, answered, buffer);
+        }
         int first = body.isEmpty() ? -1 : body.read(buffer); // an IOException here: nothing was relayed
         startAnswer(response, head, carrier, backendId);
         if (first < 0) {
@@ -102,6 +109,49 @@ final class ResponseRelay {
         }
         body.declaredLength().ifPresent(length -> response.header(HeaderNames.CONTENT_LENGTH, Long.toString(length)));
         OutputStream out = watch.apply(response.outputStream());
+        flushBeforeWaiting(body, out);
+        // the backend is done once its body ended: say so before the client can have it all
+        if (body.ended()) {
+            answered.run();
+        }
+        write(out, buffer, first);
+        copyRest(out, buffer, body, answered, false);
+        return head.keepAlive() && body.complete();
+    }
+
+    // An event stream: its head goes to the client at once, before any event (MCP's notification
+    // stream sends its head, then nothing for minutes), and from then on the backend's silence is
+    // measured by the stream idle timeout. A stream that stays silent past it ends as a chunked
+    // answer ends, never with a second status line; one with a length is cut.
+    private static boolean relayStream(ClientAnswer response, ResponseHead head, ResponseBody body,
+                                       UnaryOperator<OutputStream> watch, SessionCarrier carrier, String backendId,
+                                       Runnable answered, byte[] buffer) throws SessionCarrier.Unsealable {
+        startAnswer(response, head, carrier, backendId);
+        body.declaredLength().ifPresent(length -> response.header(HeaderNames.CONTENT_LENGTH, Long.toString(length)));
+        OutputStream out = watch.apply(response.outputStream());
+        try {
+            out.flush();
+        } catch (IOException | RuntimeException e) {
+            throw new ClientLeftException("client went away before its answer was written", e);
+        }
+        body.becomeStream();
+        flushBeforeWaiting(body, out);
+        copyRest(out, buffer, body, answered, body.declaredLength().isEmpty());
+        return head.keepAlive() && body.complete();
+    }
+
+    // media type text/event-stream, whatever its parameters and case (RFC 9110, section 8.3.1)
+    static boolean isEventStream(ResponseHead head) {
+        List<String> types = head.values("content-type");
+        if (types.size() != 1) {
+            return false;
+        }
+        String type = types.getFirst();
+        int end = type.indexOf(';');
+        return (end < 0 ? type : type.substring(0, end)).strip().equalsIgnoreCase("text/event-stream");
+    }
+
+    private static void flushBeforeWaiting(ResponseBody body, OutputStream out) {
         body.beforeWaiting(() -> {
             try {
                 out.flush();
@@ -109,15 +159,23 @@ final class ResponseRelay {
                 throw new ClientLeftException("client went away mid-response", e);
             }
         });
-        // the backend is done once its body ended: say so before the client can have it all
-        if (body.ended()) {
-            answered.run();
-        }
-        write(out, buffer, first);
+    }
+
+    // Relays the body's rest and ends the client's answer. A stream that may end cleanly (chunked
+    // towards the client) ends when the backend's silence outlasts the stream idle timeout.
+    private static void copyRest(OutputStream out, byte[] buffer, ResponseBody body, Runnable answered,
+                                 boolean endsOnSilence) {
         while (true) {
             int n;
             try {
                 n = body.read(buffer);
+            } catch (SocketTimeoutException e) {
+                if (!endsOnSilence) {
+                    throw new BackendBrokeException("backend failed mid-response", e);
+                }
+                LOGGER.log(System.Logger.Level.DEBUG, "event stream silent past the stream idle timeout; ended");
+                answered.run();
+                break;
             } catch (IOException | UncheckedIOException e) {
                 throw new BackendBrokeException("backend failed mid-response", e);
             }
@@ -134,7 +192,6 @@ final class ResponseRelay {
         } catch (IOException | RuntimeException e) {
             throw new ClientLeftException("client went away mid-response", e);
         }
-        return head.keepAlive() && body.complete();
     }
 
     // The answer is committed from here: a failure is the client's, never the backend's.

@@ -38,6 +38,7 @@ public final class BackendClient implements AutoCloseable {
     private final Duration idleLimit;
     // replaced by a reload; each exchange keeps the one it began with
     private volatile Duration timeout;
+    private volatile Duration streamIdleTimeout = Duration.ZERO;
     private final Supplier<Set<String>> currentBackends;
     private final Map<String, IdleQueue> idle = new ConcurrentHashMap<>();
     private final Set<BackendConnection> open = ConcurrentHashMap.newKeySet();
@@ -75,6 +76,14 @@ public final class BackendClient implements AutoCloseable {
     }
 
     /**
+     * Sets how long a backend may stay silent once an answer of exchanges begun from now on became
+     * a stream ({@link ResponseBody#becomeStream()}); zero for no limit.
+     */
+    public void streamIdleTimeout(Duration timeout) {
+        this.streamIdleTimeout = timeout;
+    }
+
+    /**
      * Starts an exchange with the backend, on the most recently used live connection or a new one.
      *
      * @throws IOException if a new connection cannot be made: nothing was sent
@@ -96,14 +105,14 @@ public final class BackendClient implements AutoCloseable {
         if (queue != null) {
             for (BackendConnection kept = queue.poll(); kept != null; kept = queue.poll()) {
                 if (kept.isReusable()) {
-                    kept.timeoutNanos(limit.toNanos());
+                    kept.timeouts(limit.toNanos(), streamIdleTimeout.toNanos());
                     return new Lease(kept, false);
                 }
                 discard(kept);
             }
         }
         BackendConnection connection = BackendConnection.open(backend, limit);
-        connection.timeoutNanos(limit.toNanos());
+        connection.timeouts(limit.toNanos(), streamIdleTimeout.toNanos());
         open.add(connection);
         if (closed) {
             discard(connection);

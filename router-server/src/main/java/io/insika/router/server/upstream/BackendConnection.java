@@ -67,6 +67,8 @@ final class BackendConnection implements WireInput, WireOutput, AutoCloseable {
     // the backend timeout of the exchange under way: set at each lease, so a reload's new
     // timeout applies to exchanges begun after it and never to one in flight
     private volatile long timeoutNanos;
+    // what it becomes once the answer is a stream; 0 for no limit
+    private long streamIdleNanos;
 
     private BackendConnection(Backend backend, SocketChannel channel, InputStream in, OutputStream out, boolean plain) {
         this.backend = backend;
@@ -306,8 +308,20 @@ final class BackendConnection implements WireInput, WireOutput, AutoCloseable {
         return timeoutNanos;
     }
 
-    void timeoutNanos(long nanos) {
+    /** The backend timeout of the exchange about to begin, and the one its answer has if a stream. */
+    void timeouts(long nanos, long streamIdle) {
         timeoutNanos = nanos;
+        streamIdleNanos = streamIdle;
+    }
+
+    /**
+     * The answer under way is a stream whose head reached the client: from now on the backend may
+     * be silent for the stream idle timeout, an event stream's pause between events being the
+     * application's, not a failure.
+     */
+    @Override
+    public void becomeStream() {
+        timeoutNanos = streamIdleNanos == 0 ? Long.MAX_VALUE : streamIdleNanos;
     }
 
     /** Whether the watchdog closed this connection because the backend stayed silent too long. */

@@ -89,8 +89,52 @@ public final class HttpSyntax {
         return c > 0x20 && c < 0x7f;
     }
 
+    /**
+     * Whether what follows a chunk size on its line, from {@code from}, is nothing or chunk
+     * extensions (RFC 9112, section 7.1.1): {@code *( BWS ";" BWS ext-name [ BWS "=" BWS ext-val ] )},
+     * read past by the router, so only checked for bytes no extension may hold.
+     */
+    public static boolean isChunkExtension(String line, int from) {
+        int i = from;
+        while (i < line.length() && (line.charAt(i) == ' ' || line.charAt(i) == '\t')) {
+            i++;
+        }
+        if (i == line.length()) {
+            return true;
+        }
+        if (line.charAt(i) != ';') {
+            return false;
+        }
+        for (; i < line.length(); i++) {
+            if (!isFieldValueChar(line.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The size a chunk line (without its line end) gives: 1 to 15 hex digits, no sign, no
+     * {@code 0x}, then optional extensions.
+     *
+     * @return the size, or -1 when the line is not a chunk line
+     */
+    public static long chunkSize(String line) {
+        int digits = 0;
+        long size = 0;
+        while (digits < line.length() && digits <= 15) {
+            int digit = Character.digit(line.charAt(digits), 16);
+            if (digit < 0 || line.charAt(digits) >= 0x80) {
+                break;
+            }
+            size = (size << 4) | digit;
+            digits++;
+        }
+        return digits == 0 || digits > 15 || !isChunkExtension(line, digits) ? -1 : size;
+    }
+
     /** For error messages: at most 80 characters, each outside visible ASCII shown as '?'. */
-    static String printable(String text) {
+    public static String printable(String text) {
         String shown = text.length() > 80 ? text.substring(0, 80) + "..." : text;
         return shown.replaceAll("[^\\x20-\\x7e]", "?");
     }

@@ -124,6 +124,14 @@ public final class ResponseBody extends InputStream {
         this.beforeWait = flush;
     }
 
+    /**
+     * The answer is a stream whose head reached the client (an event stream): the backend may
+     * now stay silent up to the stream idle timeout rather than the backend timeout.
+     */
+    public void becomeStream() {
+        input.becomeStream();
+    }
+
     /** The body's length when the backend declared it. */
     public OptionalLong declaredLength() {
         return framing == Framing.LENGTH ? OptionalLong.of(length) : OptionalLong.empty();
@@ -232,39 +240,11 @@ public final class ResponseBody extends InputStream {
     // chunk-size [ chunk-ext ] CRLF (RFC 9112, section 7.1); chunk-size = 1*HEXDIG, no sign, no 0x
     private long nextChunkSize() throws IOException {
         String line = line();
-        int digits = 0;
-        long size = 0;
-        while (digits < line.length() && Character.digit(line.charAt(digits), 16) >= 0 && line.charAt(digits) < 0x80) {
-            size = (size << 4) | Character.digit(line.charAt(digits), 16);
-            digits++;
-            if (digits > 15) {
-                throw new ProtocolException("chunk size longer than 15 hex digits");
-            }
-        }
-        if (digits == 0 || !isExtension(line, digits)) {
+        long size = HttpSyntax.chunkSize(line);
+        if (size < 0) {
             throw new ProtocolException("bad chunk size line [" + HttpSyntax.printable(line) + "]");
         }
         return size;
-    }
-
-    // *( BWS ";" BWS ext-name [ BWS "=" BWS ext-val ] ): read past, only checked for stray bytes
-    private static boolean isExtension(String line, int from) {
-        int i = from;
-        while (i < line.length() && (line.charAt(i) == ' ' || line.charAt(i) == '\t')) {
-            i++;
-        }
-        if (i == line.length()) {
-            return true;
-        }
-        if (line.charAt(i) != ';') {
-            return false;
-        }
-        for (; i < line.length(); i++) {
-            if (!HttpSyntax.isFieldValueChar(line.charAt(i))) {
-                return false;
-            }
-        }
-        return true;
     }
 
     // Trailer fields end the body; they are checked like header fields and not relayed (the

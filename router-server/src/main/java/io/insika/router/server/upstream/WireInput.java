@@ -30,4 +30,8 @@ interface WireInput {
     int limit();
 
     void consume(int count);
+
+    /** The message under way is a stream: its silences are measured by the stream idle timeout. */
+    default void becomeStream() {
+    }
 }

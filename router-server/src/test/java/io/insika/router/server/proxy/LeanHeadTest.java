@@ -24,7 +24,7 @@ class LeanHeadTest {
 
     private static LeanHead parse(String head) {
         byte[] bytes = head.getBytes(StandardCharsets.ISO_8859_1);
-        return LeanHead.parse(bytes, bytes.length, "/up");
+        return LeanHead.parse(bytes, bytes.length, "/up", () -> "127.0.0.1:9090");
     }
 
     @Test
@@ -57,9 +57,48 @@ class LeanHeadTest {
         assertThat(parse("GET /a HTTP/1.1\r\nHost: h\r\nConnection: keep-alive\r\n\r\n").close(), is(false));
     }
 
+    @Test
+    void aChunkedBodyIsMarkedByALengthOfMinusOne() {
+        assertThat(parse("POST /a HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: Chunked\r\n\r\n").contentLength(), is(-1L));
+    }
+
+    @Test
+    void anHttp10RequestClosesUnlessItAsksToBeKeptAlive() {
+        LeanHead plain = parse("GET /a HTTP/1.0\r\nHost: h\r\n\r\n");
+        LeanHead kept = parse("GET /a HTTP/1.0\r\nHost: h\r\nConnection: Keep-Alive\r\n\r\n");
+
+        assertThat(plain.http10(), is(true));
+        assertThat(plain.close(), is(true));
+        assertThat(kept.close(), is(false));
+    }
+
+    @Test
+    void anHttp10RequestWithoutHostIsForwardedWithTheAddressTheClientReached() {
+        LeanHead head = parse("GET /a HTTP/1.0\r\n\r\n");
+
+        assertThat(head.headers().get(HeaderNames.HOST).get(), is("127.0.0.1:9090"));
+    }
+
+    @Test
+    void theRoutersOwnPathIsParsedOnHttp10ForTheConnectionToAnswer() {
+        assertThat(parse("GET /up HTTP/1.0\r\n\r\n").prologue().uriPath().path(), is("/up"));
+    }
+
+    @Test
+    void anHttp10RequestLineIsToldFromAnHttp11One() {
+        assertThat(LeanHead.isHttp10(bytes("GET / HTTP/1.0\r\n"), 16), is(true));
+        assertThat(LeanHead.isHttp10(bytes("GET / HTTP/1.1\r\n"), 16), is(false));
+        assertThat(LeanHead.isHttp10(bytes("GET /HTTP/1.0\r\n"), 15), is(false));
+        assertThat(LeanHead.isHttp10(bytes("GET / XHTTP/1.0\r\n"), 17), is(false));
+        assertThat(LeanHead.isHttp10(bytes("GET / HTTP/1.0"), 14), is(false));
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
     static Stream<String> headsForHelidon() {
         return Stream.of(
-                "GET /a HTTP/1.0\r\nHost: h\r\n\r\n",
                 "GET http://h/a HTTP/1.1\r\nHost: h\r\n\r\n",
                 "OPTIONS * HTTP/1.1\r\nHost: h\r\n\r\n",
                 "get /a HTTP/1.1\r\nHost: h\r\n\r\n",
@@ -81,7 +120,10 @@ class LeanHeadTest {
                 "GET /a HTTP/1.1\r\nHost: h:\r\n\r\n",
                 "GET /a HTTP/1.1\r\nHost: h:8o\r\n\r\n",
                 "GET /a HTTP/1.1\r\nHost: h:123456\r\n\r\n",
-                "POST /a HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n",
+                "POST /a HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip, chunked\r\n\r\n",
+                "POST /a HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n",
+                "POST /a HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n",
+                "POST /a HTTP/1.0\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n",
                 "POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\nContent-Length: 5\r\n\r\n",
                 "POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: +5\r\n\r\n",
                 "POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 5, 5\r\n\r\n",

@@ -1,0 +1,141 @@
+package io.insika.router.server.proxy;
+
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.helidon.common.buffers.BufferData;
+import io.helidon.common.buffers.DataWriter;
+import io.helidon.http.HeaderNames;
+import org.junit.jupiter.api.Test;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.endsWith;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.startsWith;
+
+/**
+ * How the lean connection's answers reach the socket: each write below is one write to the
+ * client's connection, so these pin how many segments an answer costs and what they hold.
+ */
+class LeanAnswerTest {
+
+    /** Each writeNow as the client would receive it. */
+    private static final class Writes implements DataWriter {
+        final List<String> writes = new ArrayList<>();
+
+        @Override
+        public void write(BufferData... buffers) {
+            for (BufferData buffer : buffers) {
+                writeNow(buffer);
+            }
+        }
+
+        @Override
+        public void write(BufferData buffer) {
+            writeNow(buffer);
+        }
+
+        @Override
+        public void writeNow(BufferData... buffers) {
+            write(buffers);
+        }
+
+        @Override
+        public void writeNow(BufferData buffer) {
+            byte[] bytes = new byte[buffer.available()];
+            buffer.read(bytes);
+            writes.add(new String(bytes, StandardCharsets.ISO_8859_1));
+        }
+    }
+
+    private static byte[] ascii(String text) {
+        return text.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    @Test
+    void aChunkedAnswersLastDataAndItsEndLeaveInOneWrite() throws Exception {
+        Writes socket = new Writes();
+        OutputStream body = new LeanAnswer(socket, false, false).outputStream();
+
+        body.write(ascii("hello "));
+        body.flush(); // the relay's flush: its next read of the backend would wait
+        body.write(ascii("world"));
+        body.close();
+
+        assertThat(socket.writes, hasSize(2));
+        assertThat(socket.writes.get(0), containsString("Transfer-Encoding: chunked\r\n\r\n6\r\nhello \r\n"));
+        assertThat(socket.writes.get(1), is("5\r\nworld\r\n0\r\n\r\n"));
+    }
+
+    @Test
+    void anAnswerReadInOneGoIsOneWriteHeadToEnd() throws Exception {
+        Writes socket = new Writes();
+        OutputStream body = new LeanAnswer(socket, false, false).outputStream();
+
+        body.write(ascii("a"));
+        body.write(ascii("b"));
+        body.close();
+
+        assertThat(socket.writes, hasSize(1));
+        assertThat(socket.writes.getFirst(), startsWith("HTTP/1.1 200 OK\r\n"));
+        assertThat(socket.writes.getFirst(), endsWith("\r\n\r\n1\r\na\r\n1\r\nb\r\n0\r\n\r\n"));
+    }
+
+    @Test
+    void aFlushBeforeAnyBodySendsTheHeadSoAQuietStreamShowsItsStatus() throws Exception {
+        Writes socket = new Writes();
+        OutputStream body = new LeanAnswer(socket, false, false).outputStream();
+
+        body.flush();
+
+        assertThat(socket.writes, hasSize(1));
+        assertThat(socket.writes.getFirst(), startsWith("HTTP/1.1 200 OK\r\n"));
+        assertThat(socket.writes.getFirst(), endsWith("Transfer-Encoding: chunked\r\n\r\n"));
+    }
+
+    @Test
+    void heldBytesGoOutOnceTheyFillTheHoldWithoutWaitingForAFlush() throws Exception {
+        Writes socket = new Writes();
+        OutputStream body = new LeanAnswer(socket, false, false).outputStream();
+
+        body.write(new byte[LeanAnswer.HOLD_LIMIT]);
+
+        assertThat(socket.writes, hasSize(1));
+    }
+
+    @Test
+    void anHttp10ClientGetsABodyOfUnknownLengthUnchunkedEndedByTheClose() throws Exception {
+        Writes socket = new Writes();
+        LeanAnswer answer = new LeanAnswer(socket, false, true);
+        OutputStream body = answer.outputStream();
+
+        body.write(ascii("hello"));
+        body.close();
+
+        String sent = String.join("", socket.writes);
+        assertThat(sent, containsString("Connection: close\r\n"));
+        assertThat(sent, not(containsString("Transfer-Encoding")));
+        assertThat(sent, endsWith("\r\n\r\nhello"));
+        assertThat(answer.closes(), is(true));
+    }
+
+    @Test
+    void anHttp10ClientThatAskedToKeepTheConnectionKeepsItWhenTheLengthIsKnown() throws Exception {
+        Writes socket = new Writes();
+        LeanAnswer answer = new LeanAnswer(socket, false, true);
+        answer.header(HeaderNames.CONTENT_LENGTH, "5");
+        OutputStream body = answer.outputStream();
+
+        body.write(ascii("hello"));
+        body.close();
+
+        assertThat(socket.writes, contains(containsString("Connection: keep-alive\r\n")));
+        assertThat(answer.closes(), is(false));
+    }
+}
