@@ -34,6 +34,7 @@ import io.insika.router.server.proxy.LeanHttp1Selector;
 import io.insika.router.server.proxy.PassThroughEncoding;
 import io.insika.router.server.proxy.ProxyHandler;
 import io.insika.router.server.proxy.ProxySettings;
+import io.insika.router.server.proxy.UnreadableHeadAnswer;
 import io.insika.router.server.proxy.UpgradeTunnelConfig;
 import io.insika.router.server.routing.BackendPool;
 import io.insika.router.server.routing.RouteTable;
@@ -193,6 +194,8 @@ public final class RouterServer implements AutoCloseable {
                 .useNio(false)
                 // Bytes pass through untouched: never decode a request body or encode a response.
                 .contentEncoding(PassThroughEncoding.INSTANCE)
+                // A head Helidon fails to read is the client's fault: 400, not 500 and a stack trace
+                .directHandlers(UnreadableHeadAnswer.handlers())
                 .featuresDiscoverServices(false);
     }
 

@@ -6,14 +6,17 @@ import io.helidon.http.ServerRequestHeaders;
 import io.insika.router.server.upstream.HttpSyntax;
 
 /**
- * What the router checks of a client's head on top of Helidon's own parsing (which already
- * refuses bad names, control characters, a missing or repeated {@code Host}, and conflicting or
- * invalid framing): that every octet can be forwarded exactly as it came.
+ * What the router checks of a client's head on top of Helidon's own parsing, before any backend
+ * is chosen: that the head can be forwarded exactly as it came. A head that fails is the
+ * client's fault, answered 400; no backend connection is taken for it and no backend is blamed.
  *
- * <p>Helidon 4.5 decodes header values and the target as US-ASCII, so an octet above 0x7F
- * (obs-text, {@code café} in UTF-8) reaches the router as U+FFFD and could only be forwarded
- * changed. Such a request is refused with 400 before any backend sees it: relaying a different
- * byte than the client sent is never an option.
+ * <ul>
+ * <li>The method and every field name are tokens (RFC 9110, section 5.6.2). Helidon 4.5 takes a
+ *     field line with an empty name ({@code : y}) and some names that are not tokens
+ *     ({@code X(A)}); the backend writer refuses them, but only once a connection is taken.</li>
+ * <li>No octet above 0x7E. Helidon decodes header values and the target as US-ASCII, so obs-text
+ *     ({@code café} in UTF-8) reaches the router as U+FFFD and could only be forwarded changed.</li>
+ * </ul>
  */
 final class ClientHeadCheck {
 
@@ -22,12 +25,16 @@ final class ClientHeadCheck {
 
     /** Whether the head can be forwarded byte for byte. */
     static boolean forwardable(HttpPrologue prologue, ServerRequestHeaders headers) {
-        if (!HttpSyntax.isTarget(prologue.uriPath().rawPath())
+        if (!HttpSyntax.isToken(prologue.method().text())
+                || !HttpSyntax.isTarget(prologue.uriPath().rawPath())
                 || (prologue.hasQuery() && !prologue.query().rawValue().isEmpty()
                         && !HttpSyntax.isTarget(prologue.query().rawValue()))) {
             return false;
         }
         for (Header header : headers) {
+            if (!HttpSyntax.isToken(header.name())) {
+                return false;
+            }
             boolean clean = header.valueCount() == 1
                     ? ascii(header.get())
                     : header.allValues().stream().allMatch(ClientHeadCheck::ascii);

@@ -31,8 +31,12 @@ import static org.hamcrest.Matchers.startsWith;
  */
 class RequestConformanceTest {
 
-    /** What the router must do with a vector. */
-    enum Expect { REFUSED, FORWARDED, EITHER }
+    /**
+     * What the router must do with a vector: refuse it before any backend is chosen, refuse it
+     * once its body turns out bad on the way to a backend (whose connection is then spent, but
+     * which never gets a complete message), forward it, or either of refusing and forwarding.
+     */
+    enum Expect { REFUSED, CUT, FORWARDED, EITHER }
 
     record Vector(String name, String request, Expect expect) {
         @Override
@@ -52,6 +56,7 @@ class RequestConformanceTest {
         backend = RecordingBackend.start();
         router = TestServers.start(RouterFixture.defaultRoutes(),
                 RouterFixture.ketamaPool(List.of(backend.backend())), ProxySettings.DEFAULTS);
+        exchange("GET /warm HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 1); // one kept connection to start with
     }
 
     @AfterAll
@@ -110,13 +115,13 @@ class RequestConformanceTest {
                 new Vector("chunk-size-bare-lf-keyed", post("/v1/responses", "Transfer-Encoding: chunked",
                         "5\nhello\r\n0\r\n\r\n" + SMUGGLED), Expect.REFUSED),
                 new Vector("chunk-size-negative-unkeyed", post("/other", "Transfer-Encoding: chunked",
-                        "-5\r\nhello\r\n0\r\n\r\n" + SMUGGLED), Expect.REFUSED),
+                        "-5\r\nhello\r\n0\r\n\r\n" + SMUGGLED), Expect.CUT),
                 new Vector("chunk-size-0x-unkeyed", post("/other", "Transfer-Encoding: chunked",
-                        "0x5\r\nhello\r\n0\r\n\r\n" + SMUGGLED), Expect.REFUSED),
+                        "0x5\r\nhello\r\n0\r\n\r\n" + SMUGGLED), Expect.CUT),
                 new Vector("chunk-size-bare-lf-unkeyed", post("/other", "Transfer-Encoding: chunked",
-                        "5\nhello\r\n0\r\n\r\n" + SMUGGLED), Expect.REFUSED),
+                        "5\nhello\r\n0\r\n\r\n" + SMUGGLED), Expect.CUT),
                 new Vector("chunk-size-huge", post("/other", "Transfer-Encoding: chunked",
-                        "fffffffffffffffff\r\nhello\r\n0\r\n\r\n"), Expect.REFUSED),
+                        "fffffffffffffffff\r\nhello\r\n0\r\n\r\n"), Expect.CUT),
                 new Vector("chunk-size-plus-sign", post("/other", "Transfer-Encoding: chunked",
                         "+5\r\nhello\r\n0\r\n\r\n" + SMUGGLED), Expect.REFUSED),
                 new Vector("chunk-data-longer-than-its-size", post("/other", "Transfer-Encoding: chunked",
@@ -173,13 +178,29 @@ class RequestConformanceTest {
                 // keyed bodies peeked whole: the router reads each body's end itself (BodyPeek),
                 // and must not take a byte of the request that follows it
                 new Vector("pipelined-keyed-bodies", post("/v1/responses", "Content-Length: 12", "{\"user\":\"a\"}")
-                        + post("/v1/responses", "Content-Length: 12", "{\"user\":\"b\"}"), Expect.FORWARDED));
+                        + post("/v1/responses", "Content-Length: 12", "{\"user\":\"b\"}"), Expect.FORWARDED),
+                // a client's fault is found in its head before any backend is chosen
+                new Vector("empty-name", "GET /a HTTP/1.1\r\nHost: x\r\n: y\r\n\r\n", Expect.REFUSED),
+                new Vector("empty-name-keyed", post("/v1/responses", ": y\r\nContent-Length: 12", "{\"user\":\"a\"}"),
+                        Expect.REFUSED),
+                new Vector("name-with-paren", "GET /a HTTP/1.1\r\nHost: x\r\nX(A): y\r\n\r\n", Expect.REFUSED),
+                new Vector("name-with-at", "GET /a HTTP/1.1\r\nHost: x\r\nX@A: y\r\n\r\n", Expect.REFUSED),
+                new Vector("name-with-slash", "GET /a HTTP/1.1\r\nHost: x\r\nX/A: y\r\n\r\n", Expect.REFUSED),
+                new Vector("name-with-brace", "GET /a HTTP/1.1\r\nHost: x\r\n{X}: y\r\n\r\n", Expect.REFUSED),
+                new Vector("name-with-quote", "GET /a HTTP/1.1\r\nHost: x\r\nX\"A: y\r\n\r\n", Expect.REFUSED),
+                new Vector("name-with-comma", "GET /a HTTP/1.1\r\nHost: x\r\nX,A: y\r\n\r\n", Expect.REFUSED),
+                new Vector("method-with-paren", "G(T /a HTTP/1.1\r\nHost: x\r\n\r\n", Expect.REFUSED),
+                new Vector("method-with-at", "G@T /a HTTP/1.1\r\nHost: x\r\n\r\n", Expect.REFUSED),
+                new Vector("method-with-slash", "G/T /a HTTP/1.1\r\nHost: x\r\n\r\n", Expect.REFUSED),
+                new Vector("method-with-brace", "{GET} /a HTTP/1.1\r\nHost: x\r\n\r\n", Expect.REFUSED),
+                new Vector("unknown-token-method", "PURGE /a HTTP/1.1\r\nHost: x\r\n\r\n", Expect.FORWARDED));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("vectors")
     void eachVectorIsRefusedOrForwardedAsExactlyOneUnambiguousMessage(Vector vector) throws Exception {
         List<Integer> before = backend.sizes();
+        int connections = before.size();
         boolean pipelined = vector.name().startsWith("pipelined-");
         String answer = withoutInterim(exchange(vector.request(), pipelined ? 2 : 1));
         Thread.sleep(50); // the backend records what it read
@@ -203,7 +224,7 @@ class RequestConformanceTest {
         // a refusal is an answer before the close, never a silent close
         boolean refused = answer.startsWith("HTTP/1.1 4") || answer.startsWith("HTTP/1.1 505");
         switch (vector.expect()) {
-            case REFUSED -> {
+            case REFUSED, CUT -> {
                 assertThat(vector + " answered: " + head(answer), refused, is(true));
                 assertThat(vector + ": nothing complete reached the backend", forwarded, is(0));
             }
@@ -218,6 +239,11 @@ class RequestConformanceTest {
         String own = "GET /next-" + next++;
         String reply = exchange(own + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 1);
         assertThat(vector + ": the next client's answer", reply, endsWith("\r\n\r\n" + own));
+        if (vector.expect() == Expect.REFUSED) {
+            // the next client was served on the connection kept before: none was opened or spent
+            assertThat(vector + ": refused without taking a backend connection", backend.sizes().size(),
+                    is(connections));
+        }
     }
 
     private static String post(String path, String headers, String body) {
