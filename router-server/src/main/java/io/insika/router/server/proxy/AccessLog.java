@@ -35,8 +35,8 @@ import io.insika.router.server.logging.LogFormat;
  *   request_id=-
  * </pre>
  * The session key appears only as a digest (a path segment that is the key is written
- * {@code {key}}), and the query string not at all: both may carry
- * what a log should not (seed 004). Values a client controls are quoted and escaped, so a
+ * {@code {key}}), and neither the query string nor the authority of an absolute-form target
+ * ({@code http://user:pass@host/}) at all: each may carry what a log should not (seed 004). Values a client controls are quoted and escaped, so a
  * crafted path cannot forge a second line or a field.
  *
  * <p>Request threads only format their line and hand it to a lock-free queue; one writer thread
@@ -100,7 +100,7 @@ final class AccessLog implements AutoCloseable {
      */
     void log(SocketAddress client, ClientRequest request, ClientAnswer response, Placed placed, String error,
              long started) {
-        log(client, request.prologue().method().text(), request.prologue().uriPath().rawPath(),
+        log(client, request.prologue().method().text(), RequestTarget.path(request.prologue()),
                 request.headers().first(REQUEST_ID).orElse(null), response.status().code(), response.bytesWritten(),
                 placed, error, started);
     }

@@ -14,6 +14,7 @@ import io.insika.router.server.upstream.HttpSyntax;
  * <li>The method and every field name are tokens (RFC 9110, section 5.6.2). Helidon 4.5 takes a
  *     field line with an empty name ({@code : y}) and some names that are not tokens
  *     ({@code X(A)}); the backend writer refuses them, but only once a connection is taken.</li>
+ * <li>The target is in origin form, or in absolute form as {@link RequestTarget} accepts it.</li>
  * <li>No octet above 0x7E. Helidon decodes header values and the target as US-ASCII, so obs-text
  *     ({@code café} in UTF-8) reaches the router as U+FFFD and could only be forwarded changed.</li>
  * </ul>
@@ -28,7 +29,8 @@ final class ClientHeadCheck {
         if (!HttpSyntax.isToken(prologue.method().text())
                 || !HttpSyntax.isTarget(prologue.uriPath().rawPath())
                 || (prologue.hasQuery() && !prologue.query().rawValue().isEmpty()
-                        && !HttpSyntax.isTarget(prologue.query().rawValue()))) {
+                        && !HttpSyntax.isTarget(prologue.query().rawValue()))
+                || !RequestTarget.forwardable(prologue)) {
             return false;
         }
         for (Header header : headers) {

@@ -2,21 +2,48 @@ package io.insika.router.server.proxy;
 
 import java.util.Optional;
 
+import io.helidon.common.uri.UriValidator;
 import io.helidon.http.HttpPrologue;
+import io.insika.router.server.upstream.HttpSyntax;
 
 /**
  * A request's target as the router places and forwards it: always in origin form (RFC 9112,
  * section 3.2.1). A client may send the absolute form ({@code GET http://host/path}), which a
  * server must accept (section 3.2.2); routes and keys then see the same path as for the origin
  * form, the backend gets the origin form, and the target's authority stands in for {@code Host}.
- * Helidon 4.5 hands the absolute form over as the path itself.
+ * Helidon 4.5 hands the absolute form over as the path itself, unchecked.
  */
 final class RequestTarget {
 
     private RequestTarget() {
     }
 
-    /** The raw path, without scheme and authority when the target was in absolute form. */
+    /**
+     * Whether the router forwards this target: the origin form, or the absolute form of an
+     * {@code http} or {@code https} URI whose authority is what a {@code Host} header may hold.
+     * Not a target with userinfo ({@code http://user:pass@host/}: a sender must not generate it,
+     * RFC 9110 section 4.2.4, and nginx and HAProxy refuse it), nor another scheme, nor an empty
+     * host, nor the asterisk form or a relative path: nothing the router could place by its path
+     * or forward in origin form.
+     */
+    static boolean forwardable(HttpPrologue prologue) {
+        String raw = prologue.uriPath().rawPath();
+        if (raw.startsWith("/")) {
+            return true;
+        }
+        int start = pathStart(raw);
+        if (start < 0) {
+            return false;
+        }
+        String scheme = raw.substring(0, raw.indexOf(':'));
+        return (scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
+                && isHost(raw.substring(raw.indexOf("//") + 2, start));
+    }
+
+    /**
+     * The raw path, without scheme and authority when the target was in absolute form (of any
+     * scheme: what is logged of a refused target never holds its authority either).
+     */
     static String path(HttpPrologue prologue) {
         String raw = prologue.uriPath().rawPath();
         int start = pathStart(raw);
@@ -56,8 +83,46 @@ final class RequestTarget {
         return slash < 0 ? raw.length() : slash;
     }
 
+    // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) (RFC 3986, section 3.1)
     private static boolean isScheme(String raw, int end) {
-        String scheme = raw.substring(0, end);
-        return scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https");
+        for (int i = 0; i < end; i++) {
+            char c = raw.charAt(i);
+            boolean letter = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z';
+            if (!letter && (i == 0 || !(c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // What Helidon 4.5 holds a Host header to (Http1Connection's host validation), with a
+    // non-empty host (RFC 9110, section 4.2.1) and a port of one to five digits (Helidon's
+    // Integer.parseInt would take "+80")
+    private static boolean isHost(String authority) {
+        if (authority.indexOf('@') >= 0) {
+            return false;
+        }
+        String host = authority;
+        int colon = authority.lastIndexOf(':');
+        if (colon > authority.lastIndexOf(']')) {
+            String port = authority.substring(colon + 1);
+            if (port.isEmpty() || port.length() > 5 || HttpSyntax.length(port) < 0) {
+                return false;
+            }
+            host = authority.substring(0, colon);
+        }
+        if (host.isEmpty()) {
+            return false;
+        }
+        try {
+            if (host.charAt(0) == '[') {
+                UriValidator.validateIpLiteral(host);
+            } else {
+                UriValidator.validateNonIpLiteral(host);
+            }
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 }

@@ -153,7 +153,7 @@ final class UpgradeTunnel implements Http1Upgrader {
                             long started) {
         AccessLog accessLog = parts.accessLog();
         if (accessLog != null) {
-            accessLog.log(client, prologue.method().text(), prologue.uriPath().rawPath(),
+            accessLog.log(client, prologue.method().text(), RequestTarget.path(prologue),
                     headers.first(AccessLog.REQUEST_ID).orElse(null), status, bytes, placed, error, started);
         }
     }

@@ -134,6 +134,19 @@ class AccessLogTest {
     }
 
     @Test
+    void anAbsoluteFormTargetIsLoggedByItsPathNeverItsAuthorityOrCredentials() throws Exception {
+        start(1, logging);
+        String answer = EdgeSafetyTest.rawExchange(router.port(),
+                "GET http://alice:s3cret@other.example/studio/x HTTP/1.1\r\nHost: x\r\n\r\n");
+
+        String line = onlyLine();
+        assertThat(answer, org.hamcrest.Matchers.startsWith("HTTP/1.1 400"));
+        assertThat(line, containsString(" path=/studio/x status=400 "));
+        assertThat(line, not(containsString("s3cret")));
+        assertThat(line, not(containsString("alice")));
+    }
+
+    @Test
     void aRequestWithoutItsKeySaysWhy() throws Exception {
         start(2, logging);
         post("/v1/responses", "{\"model\":\"m\"}");

@@ -27,7 +27,9 @@ class ClientFaultTest {
             "GET /a HTTP/1.1\r\nHost: x\r\n: y\r\n\r\n",
             "GET /a HTTP/1.1\r\nHost: x\r\nX(A): y\r\n\r\n",
             "POST /v1/responses HTTP/1.1\r\nHost: x\r\n: y\r\nContent-Length: 12\r\n\r\n{\"user\":\"a\"}",
-            "G(T /a HTTP/1.1\r\nHost: x\r\n\r\n");
+            "G(T /a HTTP/1.1\r\nHost: x\r\n\r\n",
+            "GET http://user:pass@other/a HTTP/1.1\r\nHost: x\r\n\r\n",
+            "GET ftp://other/a HTTP/1.1\r\nHost: x\r\n\r\n");
 
     private final List<RecordingBackend> backends = new ArrayList<>();
     private RouterServer router;

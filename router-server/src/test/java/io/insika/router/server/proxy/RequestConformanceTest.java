@@ -193,7 +193,33 @@ class RequestConformanceTest {
                 new Vector("method-with-at", "G@T /a HTTP/1.1\r\nHost: x\r\n\r\n", Expect.REFUSED),
                 new Vector("method-with-slash", "G/T /a HTTP/1.1\r\nHost: x\r\n\r\n", Expect.REFUSED),
                 new Vector("method-with-brace", "{GET} /a HTTP/1.1\r\nHost: x\r\n\r\n", Expect.REFUSED),
-                new Vector("unknown-token-method", "PURGE /a HTTP/1.1\r\nHost: x\r\n\r\n", Expect.FORWARDED));
+                new Vector("unknown-token-method", "PURGE /a HTTP/1.1\r\nHost: x\r\n\r\n", Expect.FORWARDED),
+                // an absolute-form target's authority is held to what a Host header is held to
+                new Vector("absolute-form-userinfo", "GET http://user:pass@other/a HTTP/1.1\r\nHost: x\r\n\r\n",
+                        Expect.REFUSED),
+                new Vector("absolute-form-user", "GET http://user@other/a HTTP/1.1\r\nHost: x\r\n\r\n",
+                        Expect.REFUSED),
+                new Vector("absolute-form-empty-authority", "GET http:///a HTTP/1.1\r\nHost: x\r\n\r\n",
+                        Expect.REFUSED),
+                new Vector("absolute-form-ftp", "GET ftp://other/a HTTP/1.1\r\nHost: x\r\n\r\n", Expect.REFUSED),
+                new Vector("absolute-form-bad-port", "GET http://other:8x/a HTTP/1.1\r\nHost: x\r\n\r\n",
+                        Expect.REFUSED),
+                new Vector("absolute-form-empty-port", "GET http://other:/a HTTP/1.1\r\nHost: x\r\n\r\n",
+                        Expect.REFUSED),
+                new Vector("absolute-form-bad-host", "GET http://ot{her/a HTTP/1.1\r\nHost: x\r\n\r\n",
+                        Expect.REFUSED),
+                new Vector("absolute-form-open-bracket", "GET http://[::1/a HTTP/1.1\r\nHost: x\r\n\r\n",
+                        Expect.REFUSED),
+                new Vector("absolute-form-https", "GET https://other/a HTTP/1.1\r\nHost: x\r\n\r\n",
+                        Expect.FORWARDED),
+                new Vector("absolute-form-upper-case-scheme", "GET HTTP://other/a HTTP/1.1\r\nHost: x\r\n\r\n",
+                        Expect.FORWARDED),
+                new Vector("absolute-form-ipv6", "GET http://[::1]:8080/a HTTP/1.1\r\nHost: x\r\n\r\n",
+                        Expect.FORWARDED),
+                new Vector("absolute-form-no-path", "GET http://other:8080?q=1 HTTP/1.1\r\nHost: x\r\n\r\n",
+                        Expect.FORWARDED),
+                new Vector("relative-target", "GET a/b HTTP/1.1\r\nHost: x\r\n\r\n", Expect.REFUSED),
+                new Vector("asterisk-form", "OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n", Expect.REFUSED));
     }
 
     @ParameterizedTest(name = "{0}")
