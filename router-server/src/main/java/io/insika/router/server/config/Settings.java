@@ -142,7 +142,8 @@ public final class Settings {
             c -> c.proxy().streamIdleTimeout());
     public static final Setting<TrustedProxies> TRUSTED_PROXIES = Setting.printed("proxy.trusted-proxies",
             "INSIKA_ROUTER_TRUSTED_PROXIES", ValueType.trustedProxies(), TrustedProxies.NONE, LIVE,
-            "The peers whose `X-Forwarded-*` headers are believed, comma-separated addresses or CIDR blocks.",
+            "The peers whose forwarding headers (`X-Forwarded-*`, `Forwarded`, `X-Real-IP`...) are believed,"
+                    + " comma-separated addresses or CIDR blocks.",
             config -> config.proxy().trustedProxies().isEmpty() ? "(none)" : config.proxy().trustedProxies().toString());
     public static final Setting<Integer> MAX_REQUESTS = Setting.of("proxy.max-requests", "INSIKA_ROUTER_MAX_REQUESTS",
             CONNECTIONS, ProxySettings.DEFAULT_MAX_REQUESTS, RESTART,

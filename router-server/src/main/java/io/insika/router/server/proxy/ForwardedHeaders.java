@@ -25,11 +25,18 @@ import io.insika.router.server.upstream.RequestWriter;
  * <li>{@code X-Forwarded-For}, {@code -Proto}, {@code -Host}: a client's values are kept only
  *     when its peer is a {@link TrustedProxies trusted proxy}; otherwise the router's own
  *     stand;</li>
+ * <li>every other {@link ForwardingClaims claim of the client connection} ({@code Forwarded},
+ *     {@code X-Real-IP}, {@code X-Forwarded-Port}...): passed from a trusted proxy only, its
+ *     {@code Forwarded} with the router's own element added;</li>
  * <li>{@code Proxy-Authorization}: the credential of a proxy, not of the backend (RFC 9110,
  *     section 11.7.2).</li>
  * <li>the carrier of a session key the backend minted ({@link SessionCarrier}): written once,
  *     with the value the backend minted in place of the sealed one the client sent.</li>
  * </ul>
+ * A name spelled with {@code _} for {@code -} is read as WSGI and CGI servers read it
+ * ({@code X_Forwarded_For} and {@code X-Forwarded-For} are both {@code HTTP_X_FORWARDED_FOR}):
+ * such a spelling of any name above is never forwarded, from any peer. Other names with
+ * {@code _} pass: they vouch for nothing the router does.
  */
 final class ForwardedHeaders {
 
@@ -61,17 +68,23 @@ final class ForwardedHeaders {
         if (!host.isEmpty()) {
             outgoing.header(HeaderNames.HOST.defaultCase(), host);
         }
+        boolean believed = trusted.trusts(peer);
         for (Header header : incoming) {
+            String lowerCase = header.headerName().lowerCase();
+            String name = header.headerName().defaultCase();
             if (carrier.replaces(header)) {
                 carrier.forward(header, outgoing);
-            } else if (!ROUTER_OWNED.contains(header.headerName().lowerCase()) && !hopByHop.excludes(header)) {
-                String name = header.headerName().defaultCase();
-                for (String value : header.allValues()) {
-                    outgoing.header(name, value);
+            } else if (passes(lowerCase, header, hopByHop, believed)) {
+                if (lowerCase.equals("forwarded")) {
+                    outgoing.header(name, String.join(", ", header.allValues()) + ", "
+                            + ForwardingClaims.forwardedElement(peer, secure, host));
+                } else {
+                    for (String value : header.allValues()) {
+                        outgoing.header(name, value);
+                    }
                 }
             }
         }
-        boolean believed = trusted.trusts(peer);
         String peerAddress = peerAddress(peer);
         List<String> chain = believed && !hopByHop.names(X_FORWARDED_FOR) ? incoming.values(X_FORWARDED_FOR) : List.of();
         outgoing.header(X_FORWARDED_FOR.defaultCase(),
@@ -82,6 +95,21 @@ final class ForwardedHeaders {
             outgoing.header(X_FORWARDED_HOST.defaultCase(),
                     believedValue(believed, incoming, hopByHop, X_FORWARDED_HOST, host));
         }
+    }
+
+    // Whether a client field reaches the backend as it came (a trusted proxy's Forwarded grows)
+    private static boolean passes(String lowerCase, Header header, HopByHopHeaders hopByHop, boolean believed) {
+        return !ROUTER_OWNED.contains(lowerCase) && !hopByHop.excludes(header) && !alias(lowerCase)
+                && (believed || !ForwardingClaims.isClaim(lowerCase));
+    }
+
+    // Another spelling of a name the router vouches for, as a backend that reads '_' as '-' sees it
+    private static boolean alias(String lowerCase) {
+        if (lowerCase.indexOf('_') < 0) {
+            return false;
+        }
+        String read = lowerCase.replace('_', '-');
+        return ROUTER_OWNED.contains(read) || ForwardingClaims.isClaim(read);
     }
 
     // A trusted proxy saw the client and we did not: its value stands. Anyone else gets ours.

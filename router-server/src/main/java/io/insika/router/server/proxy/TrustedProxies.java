@@ -7,10 +7,11 @@ import java.net.UnknownHostException;
 import java.util.List;
 
 /**
- * The peers whose {@code X-Forwarded-*} headers the router believes: load balancers and
- * ingresses in front of it, as CIDR blocks (nginx's {@code set_real_ip_from}, Envoy's trusted
- * hops). From any other peer those headers are a client's claim, and the router overwrites them
- * with what it saw itself. Empty (the default) trusts nobody.
+ * The peers whose forwarding headers ({@code X-Forwarded-*}, {@code Forwarded} and the other
+ * {@link ForwardingClaims}) the router believes: load balancers and ingresses in front of it, as
+ * CIDR blocks (nginx's {@code set_real_ip_from}, Envoy's trusted hops). From any other peer those
+ * headers are a client's claim: the router writes its own {@code X-Forwarded-*} and drops the
+ * rest. Empty (the default) trusts nobody.
  */
 public final class TrustedProxies {
 

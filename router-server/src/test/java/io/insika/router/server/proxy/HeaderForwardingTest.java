@@ -109,6 +109,50 @@ class HeaderForwardingTest {
     }
 
     @Test
+    void forwardingClaimsFromAnUntrustedPeerNeverReachTheBackend() throws Exception {
+        exchange("GET /studio/x HTTP/1.1\r\nHost: app\r\nForwarded: for=203.0.113.7;proto=https\r\n"
+                + "X-Real-IP: 203.0.113.7\r\nTrue-Client-IP: 203.0.113.7\r\nX-Forwarded-Port: 443\r\n"
+                + "X-Forwarded-Prefix: /admin\r\nX-Forwarded-Ssl: on\r\nX_Forwarded_For: 203.0.113.7\r\n"
+                + "X-Trace: abc\r\nConnection: close\r\n\r\n");
+        for (String claim : List.of("forwarded", "x-real-ip", "true-client-ip", "x-forwarded-port",
+                "x-forwarded-prefix", "x-forwarded-ssl", "x_forwarded_for")) {
+            assertThat(backend.lastHeaders, not(hasKey(claim)));
+        }
+        assertThat(backend.lastHeaders.get("x-forwarded-for"), is(List.of("127.0.0.1")));
+        assertThat(backend.lastHeaders.get("x-trace"), is(List.of("abc")));
+    }
+
+    @Test
+    void aTrustedProxysClaimsPassAndItsForwardedChainGrowsByTheRoutersElement() throws Exception {
+        try (RouterFixture trusting = RouterFixture.start(List.of(backend),
+                ProxySettings.DEFAULTS.withTrustedProxies(TrustedProxies.parse(List.of("127.0.0.0/8", "::1"))))) {
+            exchange(trusting, "GET /studio/x HTTP/1.1\r\nHost: inner:8080\r\n"
+                    + "Forwarded: for=203.0.113.7;proto=https;host=edge.example\r\nX-Real-IP: 203.0.113.7\r\n"
+                    + "X-Forwarded-Port: 443\r\nX-Forwarded-For: 203.0.113.7\r\nConnection: close\r\n\r\n");
+        }
+        assertThat(backend.lastHeaders.get("forwarded"),
+                is(List.of("for=203.0.113.7;proto=https;host=edge.example, for=127.0.0.1;proto=http;host=\"inner:8080\"")));
+        assertThat(backend.lastHeaders.get("x-forwarded-for"), is(List.of("203.0.113.7, 127.0.0.1")));
+        assertThat(backend.lastHeaders.get("x-real-ip"), is(List.of("203.0.113.7")));
+        assertThat(backend.lastHeaders.get("x-forwarded-port"), is(List.of("443")));
+    }
+
+    @Test
+    void aNameSpelledWithUnderscoresForOneTheRouterVouchesForNeverPassesFromAnyPeer() throws Exception {
+        try (RouterFixture trusting = RouterFixture.start(List.of(backend),
+                ProxySettings.DEFAULTS.withTrustedProxies(TrustedProxies.parse(List.of("127.0.0.0/8", "::1"))))) {
+            exchange(trusting, "GET /studio/x HTTP/1.1\r\nHost: inner\r\nX_Forwarded_For: 203.0.113.7\r\n"
+                    + "X_Real_IP: 203.0.113.7\r\nProxy_Authorization: Basic c2VjcmV0\r\nX_Api_Key: k\r\n"
+                    + "Connection: close\r\n\r\n");
+        }
+        for (String alias : List.of("x_forwarded_for", "x_real_ip", "proxy_authorization")) {
+            assertThat(backend.lastHeaders, not(hasKey(alias)));
+        }
+        assertThat(backend.lastHeaders.get("x-forwarded-for"), is(List.of("127.0.0.1")));
+        assertThat("a name that vouches for nothing passes", backend.lastHeaders.get("x_api_key"), is(List.of("k")));
+    }
+
+    @Test
     void aTrustedProxyListThatDoesNotHoldThePeerTrustsNothing() throws Exception {
         try (RouterFixture trusting = RouterFixture.start(List.of(backend),
                 ProxySettings.DEFAULTS.withTrustedProxies(TrustedProxies.parse(List.of("10.0.0.0/8", "fd00::/8"))))) {

@@ -7,6 +7,7 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import io.insika.router.server.RouterServer;
@@ -219,7 +220,25 @@ class RequestConformanceTest {
                 new Vector("absolute-form-no-path", "GET http://other:8080?q=1 HTTP/1.1\r\nHost: x\r\n\r\n",
                         Expect.FORWARDED),
                 new Vector("relative-target", "GET a/b HTTP/1.1\r\nHost: x\r\n\r\n", Expect.REFUSED),
-                new Vector("asterisk-form", "OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n", Expect.REFUSED));
+                new Vector("asterisk-form", "OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n", Expect.REFUSED),
+                // what a client claims of its connection: never believed from an untrusted peer
+                new Vector("forwarding-claims", "GET /a HTTP/1.1\r\nHost: x\r\n"
+                        + "Forwarded: for=203.0.113.7;proto=https;host=evil\r\nX-Real-IP: 203.0.113.7\r\n"
+                        + "True-Client-IP: 203.0.113.7\r\nX-Forwarded-Port: 443\r\nX-Forwarded-Prefix: /admin\r\n"
+                        + "X-Forwarded-Ssl: on\r\nX-Forwarded-Server: evil\r\n\r\n", Expect.FORWARDED),
+                new Vector("forwarding-claims-underscored", "GET /a HTTP/1.1\r\nHost: x\r\n"
+                        + "X_Forwarded_For: 203.0.113.7\r\nX_Forwarded_Proto: https\r\nX_Forwarded_Host: evil\r\n"
+                        + "X_Real_IP: 203.0.113.7\r\nX_Forwarded_Port: 443\r\n\r\n", Expect.FORWARDED),
+                new Vector("forwarding-claims-named-in-connection", "GET /a HTTP/1.1\r\nHost: x\r\n"
+                        + "Connection: forwarded, x-forwarded-for\r\nForwarded: for=203.0.113.7\r\n\r\n",
+                        Expect.FORWARDED),
+                // names a backend that merges '_' with '-' (WSGI, CGI) reads as the router's own
+                new Vector("content-length-underscored", post("/other", "Content_Length: " + SMUGGLED.length()
+                        + "\r\nContent-Length: " + SMUGGLED.length(), SMUGGLED), Expect.FORWARDED),
+                new Vector("transfer-encoding-underscored", post("/other", "Transfer_Encoding: chunked"
+                        + "\r\nContent-Length: 5", "hello"), Expect.FORWARDED),
+                new Vector("proxy-authorization-underscored",
+                        "GET /a HTTP/1.1\r\nHost: x\r\nProxy_Authorization: Basic eA==\r\n\r\n", Expect.FORWARDED));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -245,6 +264,14 @@ class RequestConformanceTest {
                 assertThat(vector + ": the backend never gets a client's claim of a TLS identity",
                         message.values("x-helidon-cn").isEmpty(), is(true));
                 assertThat(vector + ": origin form only", message.startLine().split(" ")[1], startsWith("/"));
+                for (String field : message.fields()) {
+                    String name = field.substring(0, field.indexOf(':'));
+                    assertThat(vector + ": the backend never gets a client's forwarding claim: " + field + " in "
+                                    + message.fields(),
+                            forwardingClaim(name) || vouchedAlias(name), is(false));
+                }
+                assertThat(vector + ": the router's own X-Forwarded-For", message.values("x-forwarded-for"),
+                        is(List.of("127.0.0.1")));
             }
         }
         // a refusal is an answer before the close, never a silent close
@@ -270,6 +297,21 @@ class RequestConformanceTest {
             assertThat(vector + ": refused without taking a backend connection", backend.sizes().size(),
                     is(connections));
         }
+    }
+
+    // What only a trusted proxy may say of a client's connection (the router says it in
+    // X-Forwarded-For, -Proto and -Host)
+    private static boolean forwardingClaim(String name) {
+        return Set.of("forwarded", "x-real-ip", "true-client-ip").contains(name)
+                || name.startsWith("x-forwarded-") && !Set.of("x-forwarded-for", "x-forwarded-proto",
+                        "x-forwarded-host").contains(name);
+    }
+
+    // A name a backend that reads '_' as '-' (WSGI, CGI) takes for one the router vouches for
+    private static boolean vouchedAlias(String name) {
+        String read = name.replace('_', '-');
+        return !read.equals(name) && (forwardingClaim(read) || read.startsWith("x-forwarded-")
+                || Set.of("host", "content-length", "transfer-encoding", "proxy-authorization").contains(read));
     }
 
     private static String post(String path, String headers, String body) {
