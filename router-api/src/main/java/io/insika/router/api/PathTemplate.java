@@ -25,8 +25,14 @@ import java.util.Set;
  *     {@code /studio/} and {@code /studio/a/b}).</li>
  * </ul>
  * A token in the middle of a longer path is written with a trailing {@code *}:
- * {@code /r/{token}/*} matches {@code /r/abc/Counter%23inc}. Templates are immutable and matching
- * never throws: a malformed percent-escape is captured as sent.
+ * {@code /r/{token}/*} matches {@code /r/abc/Counter%23inc}. One trailing slash, of the path or
+ * of the template, makes no difference: {@code /mcp} matches {@code /mcp/} and {@code /mcp/}
+ * matches {@code /mcp}, as most web frameworks serve them alike. Templates are immutable and
+ * matching never throws: a malformed percent-escape is captured as sent.
+ *
+ * <p>The router matches the path in its normal form, the one the backend is sent: unreserved
+ * characters percent-decoded, repeated slashes merged, dot segments removed (docs/architecture.md,
+ * "One path"). A template is written in that form.
  */
 public final class PathTemplate {
 
@@ -52,7 +58,7 @@ public final class PathTemplate {
         if (!template.startsWith("/")) {
             throw new IllegalArgumentException("path: [" + template + "] (expected: a path starting with /)");
         }
-        List<String> parts = split(template);
+        List<String> parts = withoutTrailingSlash(split(template));
         Set<String> names = new HashSet<>();
         for (String part : parts) {
             if (part.startsWith("{") || part.endsWith("}") || part.contains("{") || part.contains("}")) {
@@ -75,7 +81,7 @@ public final class PathTemplate {
     /**
      * Matches a raw request path (without its query).
      *
-     * @param rawPath the path as sent, percent-encoded
+     * @param rawPath the path, percent-encoded; the router hands over its normal form
      * @return the captured parameters, percent-decoded, in template order; empty if the path does
      * not match
      */
@@ -83,7 +89,7 @@ public final class PathTemplate {
         if (rawPath == null || !rawPath.startsWith("/")) {
             return Optional.empty();
         }
-        List<String> parts = split(rawPath);
+        List<String> parts = withoutTrailingSlash(split(rawPath));
         if (restWildcard ? parts.size() < segments.size() : parts.size() != segments.size()) {
             return Optional.empty();
         }
@@ -160,6 +166,11 @@ public final class PathTemplate {
             parts.add(path.substring(start, slash));
             start = slash + 1;
         }
+    }
+
+    // "/a/" -> [a]; "/" stays [""], the root's one empty segment
+    private static List<String> withoutTrailingSlash(List<String> parts) {
+        return parts.size() > 1 && parts.getLast().isEmpty() ? parts.subList(0, parts.size() - 1) : parts;
     }
 
     private static String decode(String segment) {

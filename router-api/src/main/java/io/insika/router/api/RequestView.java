@@ -20,7 +20,9 @@ public interface RequestView {
     String method();
 
     /**
-     * The request path as sent, still percent-encoded, without the query.
+     * The request path as its backend is sent it, without the query: still percent-encoded, in
+     * the normal form routes match (unreserved characters decoded, repeated slashes merged, dot
+     * segments removed; {@link PathTemplate}). A path that needed none of that is as sent.
      *
      * @return the raw path, starting with {@code /}
      */

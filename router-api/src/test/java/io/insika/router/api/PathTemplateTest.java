@@ -41,6 +41,18 @@ class PathTemplateTest {
     }
 
     @Test
+    void oneTrailingSlashOfThePathOrTheTemplateMakesNoDifference() {
+        assertThat(PathTemplate.parse("/mcp").matches("/mcp/"), is(true));
+        assertThat(PathTemplate.parse("/mcp/").matches("/mcp"), is(true));
+        assertThat(PathTemplate.parse("/mcp/").matches("/mcp/"), is(true));
+        assertThat(PathTemplate.parse("/users/{id}").match("/users/42/"), is(Optional.of(Map.of("id", "42"))));
+        assertThat(PathTemplate.parse("/users/{id}").matches("/users/"), is(false));
+        assertThat(PathTemplate.parse("/mcp").matches("/mcp//"), is(false));
+        assertThat(PathTemplate.parse("/").matches("/"), is(true));
+        assertThat(PathTemplate.parse("/").matches("/mcp"), is(false));
+    }
+
+    @Test
     void innerStarMatchesOneSegment() {
         PathTemplate template = PathTemplate.parse("/a/*/c");
         assertThat(template.matches("/a/b/c"), is(true));

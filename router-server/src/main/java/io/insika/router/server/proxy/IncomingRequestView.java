@@ -23,7 +23,7 @@ final class IncomingRequestView implements RequestView {
     private final Map<String, String> pathParameters;
     private final BodyPrefix body;
 
-    /** @param path the raw path in origin form ({@link RequestTarget#path}) */
+    /** @param path the path in origin and normal form ({@link RequestTarget#normalPath}) */
     IncomingRequestView(HttpPrologue prologue, String path, ServerRequestHeaders headers,
                         Map<String, String> pathParameters, BodyPrefix body) {
         this.prologue = prologue;

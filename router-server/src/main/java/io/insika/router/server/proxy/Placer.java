@@ -104,7 +104,7 @@ final class Placer {
      */
     Placed locate(HttpPrologue prologue, ServerRequestHeaders headers, BodyPeek body, Slot slot) {
         RoutingSnapshot snapshot = pool.snapshot();
-        String path = RequestTarget.path(prologue);
+        String path = RequestTarget.normalPath(prologue);
         Optional<RouteMatch> match = routes.match(prologue.method().text(), path);
         if (match.isEmpty()) {
             return rotate(snapshot, null, Placement.NO_ROUTE, slot);

@@ -4,6 +4,7 @@ import java.util.Optional;
 
 import io.helidon.common.uri.UriValidator;
 import io.helidon.http.HttpPrologue;
+import io.insika.router.server.routing.PathNormalizer;
 import io.insika.router.server.upstream.HttpSyntax;
 
 /**
@@ -53,9 +54,19 @@ final class RequestTarget {
         return start == raw.length() ? "/" : raw.substring(start);
     }
 
-    /** The target to send: raw path and raw query, in origin form. */
+    /**
+     * The path routes match and the backend gets: {@link #path} in normal form
+     * ({@link PathNormalizer}). Forwarding the form that was matched keeps the route that placed
+     * a request and the resource its backend serves one string: no spelling ({@code //mcp},
+     * {@code /./mcp}, {@code /%6dcp}) can be placed as one resource and served as another.
+     */
+    static String normalPath(HttpPrologue prologue) {
+        return PathNormalizer.normalize(path(prologue));
+    }
+
+    /** The target to send: the normal path and the raw query, in origin form. */
     static String originForm(HttpPrologue prologue) {
-        String path = path(prologue);
+        String path = normalPath(prologue);
         return prologue.hasQuery() ? path + "?" + prologue.query().rawValue() : path;
     }
 

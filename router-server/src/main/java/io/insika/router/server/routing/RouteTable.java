@@ -12,8 +12,9 @@ import io.insika.router.api.PluginConfigException;
 import io.insika.router.server.plugin.PluginRegistry;
 
 /**
- * The keyed routes, in the order configured; the first that matches a request decides how its
- * key is found. A request no route matches has no key. Immutable.
+ * The keyed routes, in the order configured; the first that matches a request's normal path
+ * ({@link PathNormalizer}) decides how its key is found. A request no route matches has no key.
+ * Immutable.
  */
 public final class RouteTable {
 
@@ -29,8 +30,9 @@ public final class RouteTable {
      * @param specs    the configured routes
      * @param registry where extractor types are looked up
      * @return the table
-     * @throws PluginConfigException if a path is malformed, a type unknown, or an extractor's
-     *                               options invalid; the message names the route
+     * @throws PluginConfigException if a path is malformed or not in normal form, a type
+     *                               unknown, or an extractor's options invalid; the message
+     *                               names the route
      */
     public static RouteTable build(List<RouteSpec> specs, PluginRegistry registry) {
         List<Route> routes = new ArrayList<>();
@@ -42,6 +44,11 @@ public final class RouteTable {
                 template = PathTemplate.parse(spec.path());
             } catch (IllegalArgumentException e) {
                 throw new PluginConfigException(where + "." + e.getMessage());
+            }
+            String normal = PathNormalizer.normalize(spec.path());
+            if (!normal.equals(spec.path())) {
+                throw new PluginConfigException(where + ".path: [" + spec.path() + "] (expected: a path in the"
+                        + " normal form requests are matched in, such as " + normal + ")");
             }
             List<KeyExtractor> extractors = new ArrayList<>();
             for (int k = 0; k < spec.keys().size(); k++) {
@@ -60,14 +67,14 @@ public final class RouteTable {
     /**
      * The first route matching a request.
      *
-     * @param method  the request method
-     * @param rawPath the raw request path, without query
+     * @param method the request method
+     * @param path   the request path in normal form ({@link PathNormalizer#normalize}), without query
      * @return the match, or empty if no route matches
      */
-    public Optional<RouteMatch> match(String method, String rawPath) {
+    public Optional<RouteMatch> match(String method, String path) {
         for (Route route : routes) {
             if (route.acceptsMethod(method)) {
-                Optional<Map<String, String>> parameters = route.template().match(rawPath);
+                Optional<Map<String, String>> parameters = route.template().match(path);
                 if (parameters.isPresent()) {
                     return Optional.of(new RouteMatch(route, parameters.get()));
                 }

@@ -97,6 +97,16 @@ class StructureValidationTest {
     }
 
     @Test
+    void aPathThatNoNormalRequestPathCouldMatchIsRejectedWithItsNormalForm() {
+        assertThat(files.problems("routes: [ { path: /v1//x, keys: [ { type: json-field, field: user } ] } ]"),
+                contains("routes[0].path: [/v1//x] (expected: a path in the normal form requests are matched in,"
+                        + " such as /v1/x)"));
+        assertThat(files.problems("routes: [ { path: /a/./%6dcp, keys: [ { type: json-field, field: user } ] } ]"),
+                contains("routes[0].path: [/a/./%6dcp] (expected: a path in the normal form requests are matched in,"
+                        + " such as /a/mcp)"));
+    }
+
+    @Test
     void aListOrMappingWhereAValueBelongsIsRejected() {
         assertThat(files.problems("server: { port: [1, 2] }\nroutes: { path: /a }"), contains(
                 "server.port: [a list] (expected: a single value)",
