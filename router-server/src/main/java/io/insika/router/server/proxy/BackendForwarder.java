@@ -55,8 +55,8 @@ final class BackendForwarder {
      * @param body     the body, with any bytes already peeked; {@code null} when the request has none
      * @param answered run once the backend's answer has been read to its end, before its last
      *                 bytes go to the client: gives the owner's slot back
-     * @param carrier  the session carrier of a route that learns its key: the backend gets the
-     *                 original value, the client the sealed one
+     * @param carrier  the request's learned carriers: the backend gets the original values, the
+     *                 client the sealed ones
      * @return empty when the response was relayed, else the failure to answer with, already counted
      * against the backend (nothing has been written to the client then)
      * @throws CloseConnectionException when the exchange broke after the response started, or

@@ -19,13 +19,20 @@ import java.util.Optional;
  */
 record CookieValue(String name, String value, int field, int start, int end, boolean quoted) {
 
-    /** Every pair of a {@code Cookie} field; segments without {@code =} are passed over. */
+    /**
+     * Every pair of a {@code Cookie} field; segments without {@code =} are passed over. Pairs are
+     * split at {@code ;} and at {@code ,} too: RFC 6265 separates them with {@code ;} alone, but
+     * servers that also split at commas (RFC 2965's form; Helidon, Servlet containers) read
+     * {@code a=b, SESSIONID=x} as two cookies, and no cookie value may hold a comma.
+     */
     static List<CookieValue> all(String text, int field) {
         List<CookieValue> pairs = new ArrayList<>(4);
         int from = 0;
         while (from <= text.length()) {
-            int semicolon = text.indexOf(';', from);
-            int to = semicolon < 0 ? text.length() : semicolon;
+            int to = from;
+            while (to < text.length() && text.charAt(to) != ';' && text.charAt(to) != ',') {
+                to++;
+            }
             pair(text, field, from, to).ifPresent(pairs::add);
             from = to + 1;
         }
@@ -36,6 +43,26 @@ record CookieValue(String name, String value, int field, int start, int end, boo
     static Optional<CookieValue> first(String text) {
         int semicolon = text.indexOf(';');
         return pair(text, 0, 0, semicolon < 0 ? text.length() : semicolon);
+    }
+
+    /**
+     * The names of the pairs that follow a comma in a {@code Set-Cookie} field: attributes or
+     * dates to a browser, cookies of their own to a client that splits fields at commas.
+     */
+    static List<String> namesAfterCommas(String text) {
+        List<String> names = List.of();
+        for (int comma = text.indexOf(','); comma >= 0; comma = text.indexOf(',', comma + 1)) {
+            int to = comma + 1;
+            while (to < text.length() && text.charAt(to) != ';' && text.charAt(to) != ',') {
+                to++;
+            }
+            Optional<CookieValue> pair = pair(text, 0, comma + 1, to);
+            if (pair.isPresent()) {
+                names = names.isEmpty() ? new ArrayList<>(2) : names;
+                names.add(pair.get().name());
+            }
+        }
+        return names;
     }
 
     private static Optional<CookieValue> pair(String text, int field, int from, int to) {

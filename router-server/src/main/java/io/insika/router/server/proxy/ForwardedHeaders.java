@@ -59,7 +59,7 @@ final class ForwardedHeaders {
      * @param secure   whether the client connection is TLS
      * @param hopByHop the headers that stay behind
      * @param trusted  the peers whose forwarding headers are believed
-     * @param carrier  the session carrier, {@link SessionCarrier#NONE} on routes that learn no key
+     * @param carrier  the request's learned carriers, {@link SessionCarrier#NONE} when no route learns one
      */
     static void copy(HttpPrologue prologue, ServerRequestHeaders incoming, SocketAddress peer, boolean secure,
                      HopByHopHeaders hopByHop, TrustedProxies trusted, SessionCarrier carrier,

@@ -21,8 +21,8 @@ import io.insika.router.server.routing.Route;
  *                down or full; {@code null} when it was admitted
  * @param carriersDisagree whether the route's carriers of the key (a header and a path segment)
  *                held different values; the first decided
- * @param carrier the carrier of a key the backend mints, on a route that learns it; else
- *                {@link SessionCarrier#NONE}
+ * @param carrier the request's learned carriers (keys backends mint), read whatever its route;
+ *                {@link SessionCarrier#NONE} when no route learns one
  */
 record Placed(Backend backend, Route route, Placement how, String key, BackendState slot, ProxyFailure refusal,
               boolean carriersDisagree, SessionCarrier carrier) {

@@ -32,9 +32,13 @@ import io.insika.router.server.session.SessionSeal;
  * never sent elsewhere: its state lives there. A request without a key goes to the next backend
  * in rotation that is up and has a free slot.
  *
- * <p>On a route that learns its key, the key is the value its backend minted, and its owner is
- * the backend the seal names, looked up by id (never hashed): a session whose owner is gone is
- * refused, never placed elsewhere. A request without it starts a session: round-robin.
+ * <p>A learned carrier (a key a backend mints) is read on every request, whatever its path: one
+ * sent twice, or with a seal this router did not make where the carrier's {@code bad-seal} is
+ * {@code reject}, is refused before anything else. A sealed one places the request whenever its
+ * route does not by a key of its own (no route matched, the route learns, or its keys found
+ * none): its owner is the backend the seal names, looked up by id (never hashed), and a session
+ * whose owner is gone is refused, never placed elsewhere. A learning route's request without a
+ * sealed carrier starts a session: round-robin.
  */
 final class Placer {
 
@@ -61,7 +65,7 @@ final class Placer {
     private final BackendStates states;
     private final RouterMetrics metrics;
     private final int bodyMaxBytes;
-    private final SessionSeal seal;
+    private final LearnedCarriers carriers;
 
     /**
      * @param seal opens the values of routes that learn their keys
@@ -73,7 +77,8 @@ final class Placer {
             throw new IllegalArgumentException("a route learns its key from the backend, and there is no session"
                     + " secret to seal it with");
         }
-        this.seal = seal;
+        this.carriers = routes.learnedCarriers().isEmpty() ? LearnedCarriers.NONE
+                : new LearnedCarriers(routes.learnedCarriers(), seal);
         this.routes = routes;
         this.pool = pool;
         this.states = states;
@@ -106,28 +111,55 @@ final class Placer {
         RoutingSnapshot snapshot = pool.snapshot();
         String path = RequestTarget.normalPath(prologue);
         Optional<RouteMatch> match = routes.match(prologue.method().text(), path);
-        if (match.isEmpty()) {
-            return rotate(snapshot, null, Placement.NO_ROUTE, slot);
+        Route route = match.map(RouteMatch::route).orElse(null);
+        SessionCarrier carrier = carriers.read(headers, match.flatMap(it -> it.route().learn()));
+        Optional<CarrierClaim> refused = carrier.refusal();
+        if (refused.isPresent()) {
+            LOGGER.log(Level.DEBUG, "{0} on {1}: {2}; refused", refused.get().spec().name(), where(route),
+                    refused.get().kind() == CarrierClaim.Kind.DUPLICATE ? "sent twice" : "not sealed by us");
+            return new Placed(null, route, Placement.KEY_ABSENT, null, null, ProxyFailure.BAD_SESSION, false, carrier);
         }
-        Route route = match.get().route();
-        if (route.learn().isPresent()) {
-            return learned(snapshot, route, SessionCarrier.read(route.learn().get(), seal, headers), slot);
-        }
-        Optional<Found> found = findKey(prologue, path, headers, match.get(), body);
-        if (found.isPresent()) {
-            String key = found.get().key();
-            if (LOGGER.isLoggable(Level.DEBUG)) {
-                LOGGER.log(Level.DEBUG, "key {0} on {1}{2}", SessionKeyDigest.of(key), route,
-                        found.get().carriersDisagree() ? " (its carriers disagree: placed by the first)" : "");
+        if (route != null && route.learn().isEmpty()) {
+            Optional<Found> found = findKey(prologue, path, headers, match.get(), body);
+            if (found.isPresent()) {
+                String key = found.get().key();
+                if (LOGGER.isLoggable(Level.DEBUG)) {
+                    LOGGER.log(Level.DEBUG, "key {0} on {1}{2}", SessionKeyDigest.of(key), route,
+                            found.get().carriersDisagree() ? " (its carriers disagree: placed by the first)" : "");
+                }
+                return admitOwner(snapshot.owner(key).orElse(null), route, key, slot)
+                        .withCarriersDisagreeing(found.get().carriersDisagree()).withCarrier(carrier);
             }
-            return admitOwner(snapshot.owner(key).orElse(null), route, key, slot).withCarriersDisagreeing(
-                    found.get().carriersDisagree());
+        }
+        Optional<CarrierClaim> sealed = carrier.sealed();
+        if (sealed.isPresent()) {
+            return bySeal(snapshot, route, sealed.get(), slot).withCarrier(carrier);
+        }
+        return rotate(snapshot, route, unplaced(route, carrier, body), slot).withCarrier(carrier);
+    }
+
+    // Why a request no key placed goes round-robin.
+    private Placement unplaced(Route route, SessionCarrier carrier, BodyPeek body) {
+        if (route == null) {
+            LOGGER.log(Level.DEBUG, "no route; round-robin");
+            return Placement.NO_ROUTE;
+        }
+        if (route.learn().isPresent()) {
+            LearnSpec spec = route.learn().get();
+            boolean broken = carrier.kind(spec) == CarrierClaim.Kind.BROKEN;
+            LOGGER.log(Level.DEBUG, broken ? "{0} on {1}: not sealed by us; round-robin"
+                    : "no {0} on {1}: a new session; round-robin", spec.name(), route);
+            return broken ? Placement.KEY_ABSENT : Placement.NEW_SESSION;
         }
         Placement miss = missReason(body);
         if (LOGGER.isLoggable(Level.DEBUG)) {
             LOGGER.log(Level.DEBUG, "no key on {0}: {1}; round-robin", route, describe(miss));
         }
-        return rotate(snapshot, route, miss, slot);
+        return miss;
+    }
+
+    private static Object where(Route route) {
+        return route == null ? "a path no route matches" : route;
     }
 
     /**
@@ -150,36 +182,17 @@ final class Placer {
     // A sealed session goes to the backend that minted it, or nowhere: an owner no longer among
     // the backends means the session is gone. With no backends at all (a discovery gap) the
     // retryable envelope is kinder: the session may still be there when they are back.
-    private Placed learned(RoutingSnapshot snapshot, Route route, SessionCarrier carrier, Slot slot) {
-        LearnSpec spec = route.learn().orElseThrow();
-        switch (carrier.claim()) {
-            case SEALED -> {
-                Optional<Backend> owner = snapshot.byId(carrier.ownerId());
-                if (LOGGER.isLoggable(Level.DEBUG)) {
-                    LOGGER.log(Level.DEBUG, "sealed key {0} on {1}: owner {2}{3}", SessionKeyDigest.of(carrier.original()),
-                            route, carrier.ownerId(), owner.isPresent() || snapshot.isEmpty() ? "" : ", gone");
-                }
-                if (owner.isEmpty() && !snapshot.isEmpty()) {
-                    return new Placed(null, route, Placement.KEY, carrier.original(), null, ProxyFailure.SESSION_GONE,
-                            false, carrier);
-                }
-                return admitOwner(owner.orElse(null), route, carrier.original(), slot).withCarrier(carrier);
-            }
-            case DUPLICATE, BROKEN -> {
-                if (carrier.claim() == SessionCarrier.Claim.DUPLICATE || spec.badSeal() == LearnSpec.BadSeal.REJECT) {
-                    LOGGER.log(Level.DEBUG, "{0} on {1}: {2}; refused", spec.name(), route,
-                            carrier.claim() == SessionCarrier.Claim.DUPLICATE ? "sent twice" : "not sealed by us");
-                    return new Placed(null, route, Placement.KEY_ABSENT, null, null, ProxyFailure.BAD_SESSION, false,
-                            carrier);
-                }
-                LOGGER.log(Level.DEBUG, "{0} on {1}: not sealed by us; round-robin", spec.name(), route);
-                return rotate(snapshot, route, Placement.KEY_ABSENT, slot).withCarrier(carrier);
-            }
-            default -> {
-                LOGGER.log(Level.DEBUG, "no {0} on {1}: a new session; round-robin", spec.name(), route);
-                return rotate(snapshot, route, Placement.NEW_SESSION, slot).withCarrier(carrier);
-            }
+    private Placed bySeal(RoutingSnapshot snapshot, Route route, CarrierClaim sealed, Slot slot) {
+        Optional<Backend> owner = snapshot.byId(sealed.ownerId());
+        if (LOGGER.isLoggable(Level.DEBUG)) {
+            LOGGER.log(Level.DEBUG, "sealed {0} {1} on {2}: owner {3}{4}", sealed.spec().name(),
+                    SessionKeyDigest.of(sealed.original()), where(route), sealed.ownerId(),
+                    owner.isPresent() || snapshot.isEmpty() ? "" : ", gone");
         }
+        if (owner.isEmpty() && !snapshot.isEmpty()) {
+            return new Placed(null, route, Placement.KEY, sealed.original(), null, ProxyFailure.SESSION_GONE);
+        }
+        return admitOwner(owner.orElse(null), route, sealed.original(), slot);
     }
 
     // The owner or nobody: a session moved off its owner would lose its state there.

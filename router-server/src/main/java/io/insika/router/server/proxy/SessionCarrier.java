@@ -2,168 +2,130 @@ package io.insika.router.server.proxy;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 
 import io.helidon.http.Header;
-import io.helidon.http.HeaderNames;
-import io.helidon.http.ServerRequestHeaders;
 import io.insika.router.server.routing.LearnSpec;
-import io.insika.router.server.session.SessionSeal;
 import io.insika.router.server.upstream.RequestWriter;
 
 /**
- * The carrier of a key a backend mints (a route's {@code learn}) on one request: what the client
- * sent in it, the one field its backend gets instead, and the sealing of the value the answer
- * sets. Requests of other routes carry {@link #NONE}, which rewrites nothing.
+ * The learned carriers (the keys backends mint, {@code learn}) on one request, whatever its path
+ * or route: what the client sent in each, the fields its backend gets instead, and the sealing of
+ * every carrier its answer sets. A carrier is the router's, not a route's: a forged id on a path
+ * no route matches is checked as on the route, and an id a backend mints on any path reaches
+ * the client sealed. A router that learns nothing gives every request {@link #NONE}.
  *
- * <p>The carrier may appear once: a second {@code Mcp-Session-Id} field, or the cookie named
- * twice, is {@link Claim#DUPLICATE} and refused whatever the route says of bad seals, so the
- * value the router checks is always the one the backend gets. The backend gets the original
- * value in that one field, never the seal.
+ * <p>A carrier may appear once: a second {@code Mcp-Session-Id} field, or the cookie named twice
+ * (in any case, after {@code ;} or {@code ,}), is {@link CarrierClaim.Kind#DUPLICATE} and
+ * refused whatever the route says of bad seals, so the value the router checks is always the one
+ * the backend gets. The backend gets the original value in that one field, never the seal.
  */
 final class SessionCarrier {
 
-    /** The carrier of a request on a route that learns nothing. */
-    static final SessionCarrier NONE = new SessionCarrier(null, SessionSeal.NONE, Claim.ABSENT, null, null, -1, null);
-
-    /** What a request's carrier held. */
-    enum Claim {
-        /** Nothing, or blank: a session starting. */
-        ABSENT,
-        /** A value this router's secret sealed. */
-        SEALED,
-        /** A value that is not: forged, cut, another version, too long. */
-        BROKEN,
-        /** The carrier twice. */
-        DUPLICATE
-    }
+    /** The carriers of a request to a router that learns nothing. */
+    static final SessionCarrier NONE = new SessionCarrier(LearnedCarriers.NONE, List.of());
 
     private static final String SET_COOKIE = "set-cookie";
     private static final String COOKIE = "cookie";
 
-    private final LearnSpec spec;
-    private final SessionSeal seal;
-    private final Claim claim;
-    private final String ownerId;
-    private final String original;
-    // the carrier field's index among its name's values, and what the backend gets in its place
-    private final int field;
-    private final String forwarded;
+    private final LearnedCarriers carriers;
+    // the carriers this request sent, the route's own first, then in the routes' order
+    private final List<CarrierClaim> claims;
 
-    private SessionCarrier(LearnSpec spec, SessionSeal seal, Claim claim, String ownerId, String original, int field,
-                           String forwarded) {
-        this.spec = spec;
-        this.seal = seal;
-        this.claim = claim;
-        this.ownerId = ownerId;
-        this.original = original;
-        this.field = field;
-        this.forwarded = forwarded;
+    SessionCarrier(LearnedCarriers carriers, List<CarrierClaim> claims) {
+        this.carriers = carriers;
+        this.claims = claims;
     }
 
-    /** Reads a request's carrier and opens its seal. */
-    static SessionCarrier read(LearnSpec spec, SessionSeal seal, ServerRequestHeaders headers) {
-        return spec.carrier() == LearnSpec.Carrier.HEADER ? readHeader(spec, seal, headers)
-                : readCookie(spec, seal, headers);
-    }
-
-    private static SessionCarrier readHeader(LearnSpec spec, SessionSeal seal, ServerRequestHeaders headers) {
-        Optional<Header> carrier = headers.find(HeaderNames.create(spec.name()));
-        if (carrier.isEmpty()) {
-            return of(spec, seal, Claim.ABSENT);
-        }
-        if (carrier.get().valueCount() != 1) {
-            return of(spec, seal, Claim.DUPLICATE);
-        }
-        String value = carrier.get().get().strip();
-        if (value.isEmpty()) {
-            return of(spec, seal, Claim.ABSENT);
-        }
-        return seal.open(value)
-                .map(opened -> new SessionCarrier(spec, seal, Claim.SEALED, opened.ownerId(), opened.original(), 0,
-                        opened.original()))
-                .orElseGet(() -> of(spec, seal, Claim.BROKEN));
-    }
-
-    private static SessionCarrier readCookie(LearnSpec spec, SessionSeal seal, ServerRequestHeaders headers) {
-        if (!headers.contains(HeaderNames.COOKIE)) {
-            return of(spec, seal, Claim.ABSENT);
-        }
-        List<String> fields = headers.get(HeaderNames.COOKIE).allValues();
-        CookieValue found = null;
-        for (int i = 0; i < fields.size(); i++) {
-            for (CookieValue pair : CookieValue.all(fields.get(i), i)) {
-                if (pair.name().equals(spec.name())) {
-                    if (found != null) {
-                        return of(spec, seal, Claim.DUPLICATE);
-                    }
-                    found = pair;
-                }
+    /** The first carrier that refuses the request: sent twice, or broken where that is refused. */
+    Optional<CarrierClaim> refusal() {
+        for (CarrierClaim claim : claims) {
+            if (claim.refuses()) {
+                return Optional.of(claim);
             }
         }
-        if (found == null || found.value().isEmpty()) {
-            return of(spec, seal, Claim.ABSENT);
+        return Optional.empty();
+    }
+
+    /** The sealed carrier that places the request: the route's own if sealed, else the first. */
+    Optional<CarrierClaim> sealed() {
+        for (CarrierClaim claim : claims) {
+            if (claim.kind() == CarrierClaim.Kind.SEALED) {
+                return Optional.of(claim);
+            }
         }
-        CookieValue cookie = found;
-        return seal.open(cookie.value()).filter(opened -> CookieValue.octets(opened.original()))
-                .map(opened -> new SessionCarrier(spec, seal, Claim.SEALED, opened.ownerId(), opened.original(),
-                        cookie.field(), cookie.replaced(fields.get(cookie.field()), opened.original())))
-                .orElseGet(() -> of(spec, seal, Claim.BROKEN));
+        return Optional.empty();
     }
 
-    private static SessionCarrier of(LearnSpec spec, SessionSeal seal, Claim claim) {
-        return new SessionCarrier(spec, seal, claim, null, null, -1, null);
+    /** What the request sent in this carrier. */
+    CarrierClaim.Kind kind(LearnSpec spec) {
+        for (CarrierClaim claim : claims) {
+            if (claim.spec().sameCarrier(spec)) {
+                return claim.kind();
+            }
+        }
+        return CarrierClaim.Kind.ABSENT;
     }
 
-    Claim claim() {
-        return claim;
-    }
-
-    /** The route's carrier, or empty for {@link #NONE}. */
-    Optional<LearnSpec> spec() {
-        return Optional.ofNullable(spec);
-    }
-
-    /** The owner a {@link Claim#SEALED} value names. */
-    String ownerId() {
-        return ownerId;
-    }
-
-    /** The value the backend minted, of a {@link Claim#SEALED} request: its session key. */
-    String original() {
-        return original;
-    }
-
-    /** The status a request whose sealed owner is gone is answered with. */
+    /** The status a request whose sealed owner is gone is answered with: its carrier's to say. */
     int unknownOwnerStatus() {
-        return spec == null ? LearnSpec.DEFAULT_UNKNOWN_OWNER_STATUS : spec.unknownOwnerStatus();
+        return sealed().map(claim -> claim.spec().unknownOwnerStatus()).orElse(LearnSpec.DEFAULT_UNKNOWN_OWNER_STATUS);
     }
 
-    /** Whether this request field is the carrier, written to the backend by {@link #forward} instead. */
+    /** Whether this request field holds a sealed carrier, written to the backend by {@link #forward} instead. */
     boolean replaces(Header header) {
-        return forwarded != null && header.headerName().lowerCase().equals(requestField());
+        String name = header.headerName().lowerCase();
+        for (CarrierClaim claim : claims) {
+            if (claim.kind() == CarrierClaim.Kind.SEALED && isRequestField(claim.spec(), name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
-    /** Writes the carrier field with the original value in place of the sealed one. */
+    /** Writes a field {@link #replaces} named, each sealed value in it replaced by its original. */
     void forward(Header header, RequestWriter out) {
         String name = header.headerName().defaultCase();
+        if (!header.headerName().lowerCase().equals(COOKIE)) {
+            out.header(name, claims.stream().filter(claim -> claim.kind() == CarrierClaim.Kind.SEALED
+                            && claim.spec().carrier() == LearnSpec.Carrier.HEADER
+                            && claim.spec().name().equalsIgnoreCase(name))
+                    .findFirst().orElseThrow().original());
+            return;
+        }
         List<String> values = header.allValues();
         for (int i = 0; i < values.size(); i++) {
-            out.header(name, i == field ? forwarded : values.get(i));
+            out.header(name, restored(values.get(i), i));
         }
     }
 
-    /** Whether answer fields of this (lower-case) name may set the carrier, so that they are sealed. */
+    // One Cookie field with each sealed carrier in it restored, from its end so that the places
+    // of those before stay true.
+    private String restored(String field, int index) {
+        List<CarrierClaim> inField = new ArrayList<>(2);
+        for (CarrierClaim claim : claims) {
+            if (claim.kind() == CarrierClaim.Kind.SEALED && claim.cookie() != null && claim.cookie().field() == index) {
+                inField.add(claim);
+            }
+        }
+        inField.sort(Comparator.comparingInt((CarrierClaim claim) -> claim.cookie().start()).reversed());
+        String text = field;
+        for (CarrierClaim claim : inField) {
+            text = claim.cookie().replaced(text, claim.original());
+        }
+        return text;
+    }
+
+    /** Whether answer fields of this (lower-case) name may set a carrier, so that they are sealed. */
     boolean seals(String name) {
-        return spec != null && name.equals(spec.carrier() == LearnSpec.Carrier.HEADER
-                ? spec.name().toLowerCase(Locale.ROOT) : SET_COOKIE);
+        return carriers.setBy(name);
     }
 
     /**
      * The values of every field line of this (carrier) name in an answer's head, in order, each
-     * sealed as {@link #sealAnswer} seals them.
+     * sealed as {@link #sealAnswer(String, List, String)} seals them.
      *
      * @param head    the answer's field lines, one per line received
      * @param name    the carrier field's lower-case name
@@ -176,52 +138,70 @@ final class SessionCarrier {
                 values.add(line.get());
             }
         }
-        return sealAnswer(values, ownerId);
+        return sealAnswer(name, values, ownerId);
     }
 
     /**
-     * The answer's values of a carrier field, each value the backend set sealed with its id. An
-     * empty value (a cookie being deleted) passes as it is: it names no session.
+     * The answer's values of a carrier field, each value that sets a carrier sealed with the id of
+     * the backend that answered. An empty value (a cookie being deleted) passes as it is: it
+     * names no session.
      *
+     * @param name    the field's lower-case name: a header carrier's, or {@code set-cookie}
      * @param ownerId the backend that answered: it minted what it set, whichever owner the
      *                request's own seal named
      * @throws Unsealable if a value cannot be sealed: the answer is refused with 502, since a
      *                    client given it unsealed could not come back to its session
      */
-    List<String> sealAnswer(List<String> values, String ownerId) throws Unsealable {
-        if (spec.carrier() == LearnSpec.Carrier.HEADER) {
+    List<String> sealAnswer(String name, List<String> values, String ownerId) throws Unsealable {
+        if (!name.equals(SET_COOKIE)) {
+            LearnSpec spec = carriers.header(name).orElseThrow();
             if (values.size() != 1) {
                 throw new Unsealable("the backend set " + spec.name() + " " + values.size() + " times");
             }
             String value = values.getFirst().strip();
-            return value.isEmpty() ? values : List.of(sealed(ownerId, value));
+            return value.isEmpty() ? values : List.of(sealed(spec, ownerId, value));
         }
         List<String> sealed = new ArrayList<>(values.size());
         for (String value : values) {
-            CookieValue first = CookieValue.first(value).orElse(null);
-            if (first == null || !first.name().equals(spec.name()) || first.value().isEmpty()) {
-                sealed.add(value);
-                continue;
-            }
-            if (!CookieValue.octets(first.value())) {
-                throw new Unsealable("the backend set cookie " + spec.name() + " to a value that is not cookie-octets");
-            }
-            sealed.add(first.replaced(value, sealed(ownerId, first.value())));
+            sealed.add(sealCookie(value, ownerId));
         }
         return sealed;
     }
 
-    private String sealed(String ownerId, String value) throws Unsealable {
+    // A Set-Cookie sets its first pair; what follows are attributes. A carrier named after a
+    // comma would be a cookie of its own to a client that splits there: refused, never relayed.
+    private String sealCookie(String value, String ownerId) throws Unsealable {
+        for (String name : CookieValue.namesAfterCommas(value)) {
+            Optional<LearnSpec> named = carriers.cookie(name);
+            if (named.isPresent()) {
+                throw new Unsealable("the backend set cookie " + named.get().name() + " after a comma in a"
+                        + " Set-Cookie field");
+            }
+        }
+        CookieValue first = CookieValue.first(value).orElse(null);
+        Optional<LearnSpec> spec = first == null ? Optional.empty() : carriers.cookie(first.name());
+        if (spec.isEmpty() || first.value().isEmpty()) {
+            return value;
+        }
+        if (!CookieValue.octets(first.value())) {
+            throw new Unsealable("the backend set cookie " + spec.get().name() + " to a value that is not"
+                    + " cookie-octets");
+        }
+        return first.replaced(value, sealed(spec.get(), ownerId, first.value()));
+    }
+
+    private String sealed(LearnSpec spec, String ownerId, String value) throws Unsealable {
         try {
-            return seal.seal(ownerId, value);
+            return carriers.seal().seal(ownerId, value);
         } catch (IllegalArgumentException e) {
             throw new Unsealable("the backend set " + spec.name() + " to a value the router cannot seal: "
                     + e.getMessage());
         }
     }
 
-    private String requestField() {
-        return spec.carrier() == LearnSpec.Carrier.HEADER ? spec.name().toLowerCase(Locale.ROOT) : COOKIE;
+    private static boolean isRequestField(LearnSpec spec, String lowerCaseName) {
+        return spec.carrier() == LearnSpec.Carrier.HEADER ? spec.name().equalsIgnoreCase(lowerCaseName)
+                : lowerCaseName.equals(COOKIE);
     }
 
     /** A carrier value in a backend's answer that cannot be sealed. */

@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 import java.util.OptionalLong;
 
@@ -197,19 +199,19 @@ final class UpgradeTunnel implements Http1Upgrader {
     }
 
     // The backend's field lines as the client gets them, one per line received: hop-by-hop ones
-    // and those named in left out, and on a route that learns its key the carrier's values sealed
-    // with the answering backend's id, as ResponseRelay seals them (written where the first was).
+    // and those named in left out, and each learned carrier's values sealed with the answering
+    // backend's id, as ResponseRelay seals them (all of a name written where its first was).
     private static void fieldLines(StringBuilder text, ResponseHead head, HopByHopHeaders hopByHop, List<String> left,
                                    SessionCarrier carrier, String backendId) throws SessionCarrier.Unsealable {
-        List<String> carried = null;
+        Set<String> carried = new HashSet<>(2);
         for (Header header : head.headers()) {
             String name = header.headerName().lowerCase();
-            if (hopByHop.excludes(header) || left.contains(name) || (carried != null && carrier.seals(name))) {
+            if (hopByHop.excludes(header) || left.contains(name) || carried.contains(name)) {
                 continue;
             }
             if (carrier.seals(name)) {
-                carried = carrier.sealAnswer(head.headers(), name, backendId);
-                for (String value : carried) {
+                carried.add(name);
+                for (String value : carrier.sealAnswer(head.headers(), name, backendId)) {
                     text.append(header.headerName().defaultCase()).append(": ").append(value).append("\r\n");
                 }
                 continue;

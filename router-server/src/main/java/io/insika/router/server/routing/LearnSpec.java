@@ -10,7 +10,7 @@ import java.util.Optional;
  * value with a broken seal gets.
  *
  * @param carrier            a response and request header, or a cookie ({@code Set-Cookie} and {@code Cookie})
- * @param name               the header's name (any case) or the cookie's (exact)
+ * @param name               the header's name or the cookie's; either is recognised in any case
  * @param unknownOwnerStatus the status when the sealed owner is no longer a backend; 404 by
  *                           default, what MCP clients take as "initialize again"
  * @param badSeal            a value that is not one the router sealed: refused with 400, or
@@ -68,6 +68,15 @@ public record LearnSpec(Carrier carrier, String name, int unknownOwnerStatus, Ba
     /** A cookie carrier with the defaults: 404 for a gone owner, 400 for a broken seal. */
     public static LearnSpec cookie(String name) {
         return new LearnSpec(Carrier.COOKIE, name, DEFAULT_UNKNOWN_OWNER_STATUS, BadSeal.REJECT);
+    }
+
+    /**
+     * Whether the two name one carrier: both headers or both cookies, names equal in any case.
+     * A cookie name is case-sensitive (RFC 6265), but servers that read it without case exist,
+     * so {@code sessionid} must not pass unchecked where {@code SESSIONID} is learned.
+     */
+    public boolean sameCarrier(LearnSpec other) {
+        return carrier == other.carrier && name.equalsIgnoreCase(other.name);
     }
 
     @Override

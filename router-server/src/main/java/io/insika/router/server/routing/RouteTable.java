@@ -13,15 +13,18 @@ import io.insika.router.server.plugin.PluginRegistry;
 
 /**
  * The keyed routes, in the order configured; the first that matches a request's normal path
- * ({@link PathNormalizer}) decides how its key is found. A request no route matches has no key.
- * Immutable.
+ * ({@link PathNormalizer}) decides how its key is found. A request no route matches has no key
+ * of a route's. The carriers the routes learn are the table's, not their routes': every request
+ * is read for each of them, whatever its path. Immutable.
  */
 public final class RouteTable {
 
     private final List<Route> routes;
+    private final List<LearnSpec> carriers;
 
-    private RouteTable(List<Route> routes) {
+    private RouteTable(List<Route> routes, List<LearnSpec> carriers) {
         this.routes = List.copyOf(routes);
+        this.carriers = List.copyOf(carriers);
     }
 
     /**
@@ -31,11 +34,12 @@ public final class RouteTable {
      * @param registry where extractor types are looked up
      * @return the table
      * @throws PluginConfigException if a path is malformed or not in normal form, a type
-     *                               unknown, or an extractor's options invalid; the message
-     *                               names the route
+     *                               unknown, an extractor's options invalid, or two routes learn
+     *                               one carrier with different rules; the message names the route
      */
     public static RouteTable build(List<RouteSpec> specs, PluginRegistry registry) {
         List<Route> routes = new ArrayList<>();
+        List<LearnSpec> carriers = new ArrayList<>();
         for (int i = 0; i < specs.size(); i++) {
             RouteSpec spec = specs.get(i);
             String where = "routes[" + i + "]";
@@ -50,6 +54,9 @@ public final class RouteTable {
                 throw new PluginConfigException(where + ".path: [" + spec.path() + "] (expected: a path in the"
                         + " normal form requests are matched in, such as " + normal + ")");
             }
+            if (spec.learn().isPresent()) {
+                learnedCarrier(carriers, spec.learn().get(), where);
+            }
             List<KeyExtractor> extractors = new ArrayList<>();
             for (int k = 0; k < spec.keys().size(); k++) {
                 ExtractorSpec key = spec.keys().get(k);
@@ -61,7 +68,26 @@ public final class RouteTable {
             boolean needsBody = extractors.stream().anyMatch(KeyExtractor::needsBody);
             routes.add(new Route(spec.methods(), template, extractors, needsBody, spec.onMiss(), spec.learn()));
         }
-        return new RouteTable(routes);
+        return new RouteTable(routes, carriers);
+    }
+
+    // A carrier is checked and sealed on every request, so it has one set of rules: a second
+    // route may learn it again (its requests are then placed by it), saying the same of it.
+    private static void learnedCarrier(List<LearnSpec> carriers, LearnSpec learn, String where) {
+        for (LearnSpec known : carriers) {
+            if (known.sameCarrier(learn)) {
+                if (known.unknownOwnerStatus() != learn.unknownOwnerStatus() || known.badSeal() != learn.badSeal()) {
+                    throw new PluginConfigException(where + ".learn: [" + learn.carrier().label() + " "
+                            + learn.name() + ", unknown-owner-status: " + learn.unknownOwnerStatus() + ", bad-seal: "
+                            + learn.badSeal().label() + "] (expected: the rules an earlier route gives the same"
+                            + " carrier, unknown-owner-status: " + known.unknownOwnerStatus() + ", bad-seal: "
+                            + known.badSeal().label() + "; a carrier is checked on every request, whatever its"
+                            + " path)");
+                }
+                return;
+            }
+        }
+        carriers.add(learn);
     }
 
     /**
@@ -85,5 +111,13 @@ public final class RouteTable {
 
     public List<Route> routes() {
         return routes;
+    }
+
+    /**
+     * The carriers of the keys backends mint, one each however many routes learn it, in the
+     * order the routes first name them.
+     */
+    public List<LearnSpec> learnedCarriers() {
+        return carriers;
     }
 }

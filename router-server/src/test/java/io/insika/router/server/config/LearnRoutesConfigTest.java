@@ -119,6 +119,26 @@ class LearnRoutesConfigTest {
     }
 
     @Test
+    void twoRoutesMayLearnOneCarrierOnlyWithTheSameRulesSinceEveryRequestIsCheckedByThem() {
+        String head = "sessions:\n  secret-file: " + secret + "\nroutes:\n";
+
+        assertThat(files.load(head + """
+                  - { path: /mcp, learn: { header: Mcp-Session-Id } }
+                  - { path: /v2/mcp, learn: { header: mcp-session-id, bad-seal: reject } }
+                """).routes().size(), is(2));
+        assertThat(files.problems(head + """
+                  - { path: /mcp, learn: { header: Mcp-Session-Id } }
+                  - { path: /v2/mcp, learn: { header: mcp-session-id, bad-seal: no-key } }
+                """), contains("routes[1].learn: [header mcp-session-id, unknown-owner-status: 404, bad-seal: no-key]"
+                + " (expected: the rules an earlier route gives the same carrier, unknown-owner-status: 404,"
+                + " bad-seal: reject; a carrier is checked on every request, whatever its path)"));
+        assertThat(files.problems(head + """
+                  - { path: /app, learn: { cookie: SESSIONID } }
+                  - { path: /v2/app, learn: { cookie: sessionid, unknown-owner-status: 410 } }
+                """).getFirst(), startsWith("routes[1].learn: [cookie sessionid, unknown-owner-status: 410,"));
+    }
+
+    @Test
     void theSecretIsFixedAtStartAReloadThatChangesItIsRestartOnly() throws Exception {
         RouterConfig running = files.load("sessions:\n  secret-file: " + secret + "\n" + MCP_ROUTE);
         Files.writeString(secret, "another secret of thirty-two bytes or more");

@@ -351,7 +351,7 @@ class LearnedSessionTest {
     }
 
     @Test
-    void aRouteThatLearnsNothingIsUntouched() throws Exception {
+    void aCarrierIsTheRoutersNotItsRoutesAPathNoRouteMatchesHasItCheckedToo() throws Exception {
         try (TestBackend plain = TestBackend.start("plain")) {
             BackendPool plainPool = RouterFixture.ketamaPool(List.of(plain.backend()));
             RouteTable routes = RouteTable.build(List.of(RouteSpec.learning(Set.of(), "/mcp",
@@ -359,8 +359,26 @@ class LearnedSessionTest {
             RouterServer router = TestServers.start(routes, plainPool,
                     ProxySettings.DEFAULTS.withSessions(SEAL));
             routers.add(router);
+            String sealed = SEAL.seal(plain.backend().id(), "raw-id");
 
-            HttpResponse<String> answer = send(router, "GET", "/other", MintingBackend.HEADER, "raw-id");
+            HttpResponse<String> forged = send(router, "GET", "/other", MintingBackend.HEADER, "raw-id");
+            HttpResponse<String> genuine = send(router, "GET", "/other", MintingBackend.HEADER, sealed);
+
+            assertThat(forged.statusCode(), is(400));
+            assertThat(genuine.statusCode(), is(200));
+            assertThat(plain.hits.get(), is(1));
+            assertThat(plain.lastHeaders.get("mcp-session-id"), is(List.of("raw-id")));
+        }
+    }
+
+    @Test
+    void aRouterThatLearnsNothingLeavesTheHeaderAlone() throws Exception {
+        try (TestBackend plain = TestBackend.start("plain")) {
+            RouterServer router = TestServers.start(RouteTable.build(List.of(), PluginRegistry.builtIn()),
+                    RouterFixture.ketamaPool(List.of(plain.backend())), ProxySettings.DEFAULTS);
+            routers.add(router);
+
+            HttpResponse<String> answer = send(router, "GET", "/mcp", MintingBackend.HEADER, "raw-id");
 
             assertThat(answer.statusCode(), is(200));
             assertThat(plain.lastHeaders.get("mcp-session-id"), is(List.of("raw-id")));

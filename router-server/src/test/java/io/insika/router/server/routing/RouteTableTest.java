@@ -5,10 +5,12 @@ import java.util.List;
 import java.util.Set;
 
 import io.insika.router.server.plugin.PluginRegistry;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.is;
 
 /**
@@ -66,5 +68,15 @@ class RouteTableTest {
                 .orElse("-");
 
         assertThat(matched, is(route));
+    }
+
+    @Test
+    void aCarrierTwoRoutesLearnIsOneCarrierOfTheTable() {
+        RouteTable table = RouteTable.build(List.of(
+                RouteSpec.learning(Set.of(), "/mcp", LearnSpec.header("Mcp-Session-Id")),
+                RouteSpec.learning(Set.of(), "/v2/mcp", LearnSpec.header("mcp-session-id")),
+                RouteSpec.learning(Set.of(), "/app", LearnSpec.cookie("SESSIONID"))), PluginRegistry.builtIn());
+
+        assertThat(table.learnedCarriers(), contains(LearnSpec.header("Mcp-Session-Id"), LearnSpec.cookie("SESSIONID")));
     }
 }
