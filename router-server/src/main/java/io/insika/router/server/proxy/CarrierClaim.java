@@ -29,13 +29,20 @@ record CarrierClaim(LearnSpec spec, Kind kind, String ownerId, String original, 
         SEALED,
         /** A value that is not: forged, cut, another version, too long. */
         BROKEN,
-        /** The carrier twice. */
+        /**
+         * The carrier twice, or spelled with {@code _} for {@code -}: WSGI, CGI and PHP servers
+         * read {@code Mcp_Session_Id} as {@code Mcp-Session-Id}, so that spelling would reach
+         * them as the session unchecked.
+         */
         DUPLICATE
     }
 
     /** A header carrier, looked up by its name in any case. */
     static CarrierClaim header(LearnSpec spec, HeaderName name, SessionSeal seal,
                                ServerRequestHeaders headers) {
+        if (spelledWithUnderscores(name, headers)) {
+            return of(spec, Kind.DUPLICATE);
+        }
         Optional<Header> carrier = headers.find(name);
         if (carrier.isEmpty()) {
             return of(spec, Kind.ABSENT);
@@ -73,6 +80,19 @@ record CarrierClaim(LearnSpec spec, Kind kind, String ownerId, String original, 
         return seal.open(cookie.value()).filter(opened -> CookieValue.octets(opened.original()))
                 .map(opened -> new CarrierClaim(spec, Kind.SEALED, opened.ownerId(), opened.original(), cookie))
                 .orElseGet(() -> of(spec, Kind.BROKEN));
+    }
+
+    // Another field whose name is the carrier's once '_' and '-' are one character
+    private static boolean spelledWithUnderscores(HeaderName name, ServerRequestHeaders headers) {
+        String carrier = name.lowerCase();
+        for (Header header : headers) {
+            String other = header.headerName().lowerCase();
+            if (other.length() == carrier.length() && !other.equals(carrier) && other.indexOf('_') >= 0
+                    && other.replace('_', '-').equals(carrier.replace('_', '-'))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static CarrierClaim of(LearnSpec spec, Kind kind) {

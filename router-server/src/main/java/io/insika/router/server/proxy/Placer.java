@@ -116,7 +116,8 @@ final class Placer {
         Optional<CarrierClaim> refused = carrier.refusal();
         if (refused.isPresent()) {
             LOGGER.log(Level.DEBUG, "{0} on {1}: {2}; refused", refused.get().spec().name(), where(route),
-                    refused.get().kind() == CarrierClaim.Kind.DUPLICATE ? "sent twice" : "not sealed by us");
+                    refused.get().kind() == CarrierClaim.Kind.DUPLICATE ? "sent twice or with _ for -"
+                            : "not sealed by us");
             return new Placed(null, route, Placement.KEY_ABSENT, null, null, ProxyFailure.BAD_SESSION, false, carrier);
         }
         if (route != null && route.learn().isEmpty()) {

@@ -175,6 +175,23 @@ class PathSpellingsTest {
     }
 
     @Test
+    void theCarrierHeaderSpelledWithUnderscoresIsRefusedAsWsgiServersReadItAsTheCarrier() throws Exception {
+        RouterServer router = mintingRouter();
+        String sealed = raw(router.port(), request("POST", "/mcp")).values("mcp-session-id").getFirst();
+        int before = minterHits();
+
+        for (List<String> fields : List.of(List.of("Mcp_Session_Id: forged"),
+                List.of("mcp_session-id: " + sealed),
+                List.of(MintingBackend.HEADER + ": " + sealed, "Mcp_Session_Id: forged"))) {
+            Http1Messages.Message answer = raw(router.port(), request("POST", "/mcp", fields.toArray(String[]::new)));
+
+            assertThat(fields.toString(), answer.status(), is(400));
+            assertThat(fields.toString(), answer.bodyText(), containsString("Insika::Router::BadSession"));
+        }
+        assertThat(minterHits(), is(before));
+    }
+
+    @Test
     void anIdAnyBackendSetsOnAnyPathIsSealed() throws Exception {
         RouterServer router = mintingRouter();
 
