@@ -33,7 +33,7 @@ import io.insika.router.server.upstream.ResponseHead;
  *     measured by the stream idle timeout.</li>
  * <li>Whatever was read reaches the client before the next read from the backend would wait,
  *     whatever the framing: an event stream or a slow download is never held back.</li>
- * <li>On a route that learns its key, the value the backend set in the carrier reaches the
+ * <li>Whatever the path, a value the backend set in a learned carrier reaches the
  *     client sealed with the answering backend's id ({@link SessionCarrier}); a value that
  *     cannot be sealed is a backend failure, answered 502 before anything is relayed.</li>
  * </ul>
@@ -61,8 +61,8 @@ final class ResponseRelay {
      *
      * @param headRequest whether the request was a HEAD
      * @param watch       wraps the client's stream, so a client that stops reading is cut
-     * @param carrier     the route's session carrier, whose value in the answer is sealed;
-     *                    {@link SessionCarrier#NONE} on routes that learn no key
+     * @param carrier     the request's learned carriers, whose values in the answer are sealed;
+     *                    {@link SessionCarrier#NONE} when no route learns one
      * @param backendId   the id of the backend that answered: what the seal names
      * @param answered    run once the backend's answer has been read to its end, before the last
      *                    of it is written to the client (so before the client can have it all)
