@@ -30,6 +30,7 @@ import io.insika.router.server.backends.HealthChecker;
 import io.insika.router.server.discovery.PoolReadiness;
 import io.insika.router.server.metrics.MetricsEndpoint;
 import io.insika.router.server.metrics.RouterMetrics;
+import io.insika.router.server.proxy.ClientConnections;
 import io.insika.router.server.proxy.LeanHttp1Selector;
 import io.insika.router.server.proxy.PassThroughEncoding;
 import io.insika.router.server.proxy.ProxyHandler;
@@ -106,6 +107,12 @@ public final class RouterServer implements AutoCloseable {
         metrics.backendStates(() -> states.current(pool.snapshot().backends()));
         ProxyHandler proxy = new ProxyHandler(routes, pool, states, settings, metrics);
         DrainReadiness draining = new DrainReadiness();
+        ClientConnections connections = new ClientConnections(server.maxConnections());
+        metrics.gauge("client_connections", "Client connections open on the proxy port", connections::open);
+        metrics.gauge("client_connections_limit", "server.max-connections: past it a client gets the retry envelope",
+                connections::limit);
+        metrics.counter("client_connections_refused", "Client connections answered with the retry envelope (or /up)"
+                + " and closed because the proxy port held server.max-connections", connections::refused);
         // Two servers rather than two sockets of one: Helidon 4.5 stops a server's sockets one
         // after the other in an unspecified order (LoomServer.stopIt walks a Map.copyOf), and the
         // admin socket must keep answering "not ready" for the whole drain of the proxy socket.
@@ -129,7 +136,7 @@ public final class RouterServer implements AutoCloseable {
                 .addFeature(ObserveFeature.builder()
                         .observersDiscoverServices(false)
                         .addObserver(HealthObserver.builder().details(true).addCheck(new PoolReadiness(pool))
-                                .addCheck(draining).build())
+                                .addCheck(draining).addCheck(new ConnectionReadiness(connections)).build())
                         .build())
                 .build()
                 .start();
@@ -146,7 +153,7 @@ public final class RouterServer implements AutoCloseable {
         protocols.forEach(mainConfig::addProtocol);
         // Asked before Helidon's own HTTP/1 selector, which it hands connections over to; without
         // lean-http1 it keeps only HTTP/1.0 requests, which Helidon does not serve.
-        LeanHttp1Selector lean = new LeanHttp1Selector(proxy, http1, protocols, UP, server.leanHttp1());
+        LeanHttp1Selector lean = new LeanHttp1Selector(proxy, http1, protocols, UP, server, connections);
         metrics.counter("http1_handovers", "Client connections handed to Helidon's HTTP/1 at their first request"
                 + " outside the plain subset the router frames itself", lean::handovers);
         mainConfig.addConnectionSelector(lean);
@@ -178,8 +185,13 @@ public final class RouterServer implements AutoCloseable {
                 // Helidon's stop closes the server socket, lets busy connections finish their
                 // request for this long, then interrupts them (ServerListener.suspend, 4.5.0).
                 .shutdownGracePeriod(server.shutdownGrace())
-                // Past it Helidon accepts no more until a connection closes (ListenerConfig 4.5.0)
-                .maxTcpConnections(server.maxConnections())
+                // Past it Helidon accepts no more until a connection closes (ListenerConfig 4.5.0);
+                // the reserve above max-connections is answered at once and closed (ClientConnections)
+                .maxTcpConnections(server.maxConnections() + ClientConnections.RESERVE)
+                // Helidon closes a connection whose idleTime() passed this: the lean connection's
+                // says how long it waited for a request, or that its head outlasted head-timeout
+                .idleConnectionTimeout(server.idleTimeout())
+                .idleConnectionPeriod(idleCheckPeriod(server))
                 // No buffered stream per response (0 skips it, Http1ServerResponse 4.5.0): the relay
                 // writes whole reads of the backend, and Helidon sends the head with the first of
                 // them in one write. The 2 KiB stream it would add was 12% of the bytes allocated
@@ -197,6 +209,12 @@ public final class RouterServer implements AutoCloseable {
                 // A head Helidon fails to read is the client's fault: 400, not 500 and a stack trace
                 .directHandlers(UnreadableHeadAnswer.handlers())
                 .featuresDiscoverServices(false);
+    }
+
+    // Each timeout fires within a quarter of its length past it
+    private static Duration idleCheckPeriod(ServerSettings server) {
+        long quarter = Math.min(server.headTimeout().toMillis(), server.idleTimeout().toMillis()) / 4;
+        return Duration.ofMillis(Math.max(50, Math.min(5_000, quarter)));
     }
 
     // Helidon logs why (a port taken) and returns a stopped server rather than throwing

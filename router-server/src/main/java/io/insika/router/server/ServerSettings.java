@@ -18,9 +18,11 @@ import java.util.Objects;
  * @param leanHttp1     whether the router frames plain HTTP/1.1 requests itself, handing a
  *                      connection to Helidon's HTTP/1 at its first other request; else Helidon
  *                      frames every request
+ * @param headTimeout   how long a request head may take to arrive whole, from its first byte
+ * @param idleTimeout   how long a client connection may wait for its next request
  */
 public record ServerSettings(String host, int port, int adminPort, Duration shutdownGrace, Duration stopDelay,
-                             int maxConnections, boolean leanHttp1) {
+                             int maxConnections, boolean leanHttp1, Duration headTimeout, Duration idleTimeout) {
 
     /**
      * {@code server.max-connections} by default, sized for the shipped heap: each open connection
@@ -28,18 +30,26 @@ public record ServerSettings(String host, int port, int adminPort, Duration shut
      */
     public static final int DEFAULT_MAX_CONNECTIONS = 4096;
 
+    /** As HAProxy's {@code timeout http-request} is commonly set; nginx's client_header_timeout is 60 s. */
+    public static final Duration DEFAULT_HEAD_TIMEOUT = Duration.ofSeconds(30);
+    /** As nginx's {@code keepalive_timeout} (75 s) and HAProxy's {@code timeout http-keep-alive}, about a minute. */
+    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(60);
+
     /** Helidon's own default grace; what a server started without one gets. */
     public static final Duration HELIDON_GRACE = Duration.ofMillis(500);
 
     /** Stopping at once when asked: no stop delay. */
     public ServerSettings(String host, int port, int adminPort, Duration shutdownGrace) {
-        this(host, port, adminPort, shutdownGrace, Duration.ZERO, DEFAULT_MAX_CONNECTIONS, true);
+        this(host, port, adminPort, shutdownGrace, Duration.ZERO, DEFAULT_MAX_CONNECTIONS, true, DEFAULT_HEAD_TIMEOUT,
+                DEFAULT_IDLE_TIMEOUT);
     }
 
     public ServerSettings {
         Objects.requireNonNull(host, "host");
         notNegative("shutdownGrace", shutdownGrace);
         notNegative("stopDelay", stopDelay);
+        positive("headTimeout", headTimeout);
+        positive("idleTimeout", idleTimeout);
         if (maxConnections < 1) {
             throw new IllegalArgumentException("maxConnections: [" + maxConnections + "] (expected: >= 1)");
         }
@@ -47,7 +57,15 @@ public record ServerSettings(String host, int port, int adminPort, Duration shut
 
     /** The same settings with the observe endpoints on this port instead. */
     public ServerSettings withAdminPort(int port) {
-        return new ServerSettings(host, this.port, port, shutdownGrace, stopDelay, maxConnections, leanHttp1);
+        return new ServerSettings(host, this.port, port, shutdownGrace, stopDelay, maxConnections, leanHttp1, headTimeout,
+                idleTimeout);
+    }
+
+    private static void positive(String name, Duration value) {
+        notNegative(name, value);
+        if (value.isZero()) {
+            throw new IllegalArgumentException(name + ": [" + value + "] (expected: > 0)");
+        }
     }
 
     private static void notNegative(String name, Duration value) {

@@ -3,6 +3,7 @@ package io.insika.router.server;
 import java.time.Duration;
 
 import io.helidon.webserver.WebServerConfig;
+import io.insika.router.server.proxy.ClientConnections;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -13,7 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ProxyListenerTest {
 
     private final WebServerConfig listener = RouterServer.proxyListener(
-            new ServerSettings("127.0.0.1", 0, 0, Duration.ofSeconds(7), Duration.ZERO, 123, true)).buildPrototype();
+            new ServerSettings("127.0.0.1", 0, 0, Duration.ofSeconds(7), Duration.ZERO, 123, true,
+                    Duration.ofSeconds(20), Duration.ofSeconds(40))).buildPrototype();
 
     @Test
     void eachConnectionKeepsOneSocketBufferNotTwo() {
@@ -33,8 +35,15 @@ class ProxyListenerTest {
     }
 
     @Test
+    void idleConnectionsAreClosedAfterTheIdleTimeoutCheckedOftenEnoughForTheHeadTimeout() {
+        assertEquals(Duration.ofSeconds(40), listener.idleConnectionTimeout());
+        assertEquals(Duration.ofSeconds(5), listener.idleConnectionPeriod());
+    }
+
+    @Test
     void theConfiguredLimitsAndGraceApply() {
-        assertEquals(123, listener.maxTcpConnections());
+        // the reserve answers /up and the retry envelope past the limit (ClientConnections)
+        assertEquals(123 + ClientConnections.RESERVE, listener.maxTcpConnections());
         assertEquals(Duration.ofSeconds(7), listener.shutdownGracePeriod());
         assertFalse(listener.shutdownHook());
     }

@@ -70,6 +70,8 @@ public final class RouterConfigLoader {
         Duration grace = reader.read(Settings.SHUTDOWN_GRACE);
         Duration stopDelay = reader.read(Settings.STOP_DELAY);
         int maxConnections = reader.read(Settings.MAX_CONNECTIONS);
+        Duration headTimeout = reader.read(Settings.HEAD_TIMEOUT);
+        Duration idleTimeout = reader.read(Settings.IDLE_TIMEOUT);
         boolean leanHttp1 = reader.read(Settings.LEAN_HTTP1);
         if (port == adminPort && port != 0) {
             reader.problem(Settings.ADMIN_PORT.key(), String.valueOf(adminPort),
@@ -109,7 +111,8 @@ public final class RouterConfigLoader {
                 ? Optional.of(new AccessLogTarget(new FileOutputStream(FileDescriptor.out), logFormat))
                 : Optional.empty();
         return new RouterConfig(
-                new ServerSettings(host, port, adminPort, grace, stopDelay, maxConnections, leanHttp1),
+                new ServerSettings(host, port, adminPort, grace, stopDelay, maxConnections, leanHttp1, headTimeout,
+                        idleTimeout),
                 new StrategySettings(strategy, strategyOptions, strategyChangeOnReload),
                 backends,
                 new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLogTarget,

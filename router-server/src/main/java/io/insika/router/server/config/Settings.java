@@ -54,6 +54,14 @@ public final class Settings {
     public static final Setting<Integer> MAX_CONNECTIONS = Setting.of("server.max-connections",
             "INSIKA_ROUTER_MAX_CONNECTIONS", CONNECTIONS, ServerSettings.DEFAULT_MAX_CONNECTIONS, RESTART,
             "Client connections the proxy port holds at once.", c -> c.server().maxConnections());
+    public static final Setting<Duration> HEAD_TIMEOUT = Setting.of("server.head-timeout",
+            "INSIKA_ROUTER_HEAD_TIMEOUT", ValueType.positiveDuration(), ServerSettings.DEFAULT_HEAD_TIMEOUT, RESTART,
+            "How long a request head may take to arrive, from its first byte; then the connection closes.",
+            c -> c.server().headTimeout());
+    public static final Setting<Duration> IDLE_TIMEOUT = Setting.of("server.idle-timeout",
+            "INSIKA_ROUTER_IDLE_TIMEOUT", ValueType.positiveDuration(), ServerSettings.DEFAULT_IDLE_TIMEOUT, RESTART,
+            "How long a client connection may wait for its next request; then it closes.",
+            c -> c.server().idleTimeout());
     public static final Setting<Boolean> LEAN_HTTP1 = Setting.of("server.lean-http1", "INSIKA_ROUTER_LEAN_HTTP1",
             ValueType.bool(), true, RESTART,
             "`true` frames plain HTTP/1.1 requests in the router and hands any other to Helidon; `false` hands all"
@@ -180,7 +188,7 @@ public final class Settings {
 
     /** In the order the loader reads them, which is the order {@code check} prints them. */
     private static final List<ConfigKey> ALL = List.of(HOST, PORT, ADMIN_PORT, SHUTDOWN_GRACE, STOP_DELAY,
-            MAX_CONNECTIONS, LEAN_HTTP1, STRATEGY, STRATEGY_OPTIONS, STRATEGY_CHANGE_ON_RELOAD, BACKEND_MAX_REQUESTS,
+            MAX_CONNECTIONS, HEAD_TIMEOUT, IDLE_TIMEOUT, LEAN_HTTP1, STRATEGY, STRATEGY_OPTIONS, STRATEGY_CHANGE_ON_RELOAD, BACKEND_MAX_REQUESTS,
             BACKEND_MAX_TUNNELS, BACKENDS_STATIC, DNS_NAME, DNS_PORT, DNS_INTERVAL, DNS_RESOLVER, DNS_TIMEOUT, DNS_ID,
             DNS_PUBLIC_ADDRESS, HEALTH_DOWN_TIME, HEALTH_PATH, HEALTH_INTERVAL, HEALTH_TIMEOUT, BODY_MAX_BYTES,
             BACKEND_TIMEOUT, CLIENT_BODY_TIMEOUT, CLIENT_SEND_TIMEOUT, STREAM_IDLE_TIMEOUT, TRUSTED_PROXIES, MAX_REQUESTS, PEEK_BUDGET,

@@ -2,10 +2,10 @@ package io.insika.router.server.proxy;
 
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Optional;
-import java.util.concurrent.atomic.LongAdder;
 
 import io.helidon.common.buffers.BufferData;
 import io.helidon.common.buffers.DataReader;
@@ -38,16 +38,21 @@ final class LeanHttp1Connection implements ServerConnection {
     // until full collections of 40-55 ms every ~7 s (-Xlog:gc, wrk -c256).
     private static final int FIRST_SCRATCH = 1024;
     private static final byte[] UP_BODY = {'O', 'K'};
+    // what /up looks like to a router past its connection limit: GET or HEAD, any version
+    private static final byte[] UP_GET = "GET /up ".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] UP_HEAD = "HEAD /up ".getBytes(StandardCharsets.US_ASCII);
     // a line of the head ends in a bare LF: refused here, as Helidon 4.5 would close without a word
     private static final int BARE_LF = -2;
 
+    // what idleTime() says of a head that outlasted head-timeout: past any idle timeout
+    private static final Duration OVERDUE = Duration.ofDays(365);
+
     private final ConnectionContext ctx;
     private final DataReader reader;
+    private final LeanHttp1Selector listener;
     private final ProxyHandler proxy;
     private final ServerConnectionSelector helidon;
     private final String ownPath;
-    private final LongAdder handovers;
-    private final boolean leanHttp11;
     private String authority;
     private byte[] scratch = new byte[FIRST_SCRATCH];
     private volatile ServerConnection handedOver;
@@ -56,29 +61,62 @@ final class LeanHttp1Connection implements ServerConnection {
     private volatile boolean canRun = true;
     // when the last answer ended (or the connection began): idle time counts from here while waiting
     private volatile long lastRequest = System.nanoTime();
+    // when the first byte of the head being awaited arrived; 0 before it
+    private volatile long headStarted;
 
-    /**
-     * @param leanHttp11 whether plain HTTP/1.1 requests are framed here too; else an HTTP/1.1
-     *                   connection goes to Helidon at its first request without a chunked body
-     */
-    LeanHttp1Connection(ConnectionContext ctx, ProxyHandler proxy, ServerConnectionSelector helidon, String ownPath,
-                        LongAdder handovers, boolean leanHttp11) {
+    LeanHttp1Connection(ConnectionContext ctx, LeanHttp1Selector listener, ServerConnectionSelector helidon) {
         this.ctx = ctx;
-        this.leanHttp11 = leanHttp11;
-        this.ownPath = ownPath;
-        this.handovers = handovers;
+        this.listener = listener;
+        this.ownPath = listener.ownPath();
         this.reader = ctx.dataReader();
-        this.proxy = proxy;
+        this.proxy = listener.proxy();
         this.helidon = helidon;
     }
 
     @Override
     public void handle(Limit limit) throws InterruptedException {
         thread = Thread.currentThread();
+        ClientConnections connections = listener.connections();
+        try {
+            if (connections.begin()) {
+                serveConnection(limit);
+            } else {
+                answerOverLimit();
+            }
+        } finally {
+            connections.end();
+        }
+    }
+
+    // Past max-connections: /up answered, anything else the retry envelope, both closing, from the
+    // bytes the first read brought (the listener read them to choose this connection): a client
+    // that sends less has no claim on a full router's time.
+    private void answerOverLimit() {
+        int n = Math.min(reader.available(), scratch.length);
+        reader.getBuffer(n).read(scratch, 0, n);
+        LeanAnswer answer = new LeanAnswer(ctx.dataWriter(), true, true);
+        try {
+            if (startsWith(scratch, n, UP_GET) || startsWith(scratch, n, UP_HEAD)) {
+                answer.header(HeaderValues.CONTENT_TYPE_TEXT_PLAIN);
+                answer.send(startsWith(scratch, n, UP_GET) ? UP_BODY : new byte[0]);
+            } else {
+                ProxyFailure.OVERLOADED.send(answer, false);
+            }
+        } catch (RuntimeException ignored) {
+            // the client is gone
+        }
+    }
+
+    private static boolean startsWith(byte[] bytes, int length, byte[] prefix) {
+        return length >= prefix.length && Arrays.equals(bytes, 0, prefix.length, prefix, 0, prefix.length);
+    }
+
+    private void serveConnection(Limit limit) throws InterruptedException {
         if (ctx.proxyProtocolData().isPresent()) {
             handOver(limit); // Helidon adds the forwarding fields it carries
             return;
         }
+        boolean leanHttp11 = listener.leanHttp11();
         long maxPayload = ctx.listenerContext().config().maxPayloadSize();
         while (canRun) {
             int end;
@@ -86,9 +124,10 @@ final class LeanHttp1Connection implements ServerConnection {
             try {
                 end = awaitHead();
             } catch (DataReader.InsufficientDataAvailableException | UncheckedIOException e) {
-                return; // the client closed between requests
+                return; // the client closed between requests, or was closed as idle or too slow
             } finally {
                 waiting = false;
+                headStarted = 0;
             }
             if (end == BARE_LF) {
                 refuse(Status.BAD_REQUEST_400);
@@ -188,7 +227,7 @@ final class LeanHttp1Connection implements ServerConnection {
     private void handOver(Limit limit) throws InterruptedException {
         ServerConnection connection = helidon.connection(ctx);
         handedOver = connection;
-        handovers.increment();
+        listener.handedOver();
         connection.handle(limit);
     }
 
@@ -226,6 +265,9 @@ final class LeanHttp1Connection implements ServerConnection {
         int scanned = 0;
         while (true) {
             reader.ensureAvailable();
+            if (headStarted == 0) {
+                headStarted = System.nanoTime();
+            }
             int available = reader.available();
             int n = Math.min(available, scratch.length);
             BufferData peek = reader.getBuffer(n);
@@ -252,13 +294,26 @@ final class LeanHttp1Connection implements ServerConnection {
         }
     }
 
+    /**
+     * While a request is awaited: how long since the last one ended, or, once a head began to
+     * arrive, nothing until it outlasts head-timeout and then more than any idle timeout. Helidon
+     * closes a connection whose idle time passes {@code server.idle-timeout}.
+     */
     @Override
     public Duration idleTime() {
         ServerConnection connection = handedOver;
         if (connection != null) {
             return connection.idleTime();
         }
-        return waiting ? Duration.ofNanos(System.nanoTime() - lastRequest) : Duration.ZERO;
+        if (!waiting) {
+            return Duration.ZERO;
+        }
+        long now = System.nanoTime();
+        long started = headStarted;
+        if (started != 0) {
+            return now - started > listener.headTimeoutNanos() ? OVERDUE : Duration.ZERO;
+        }
+        return Duration.ofNanos(now - lastRequest);
     }
 
     @Override

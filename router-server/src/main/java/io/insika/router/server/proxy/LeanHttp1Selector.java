@@ -14,6 +14,7 @@ import io.helidon.webserver.http1.Http1ConnectionProvider;
 import io.helidon.webserver.spi.ProtocolConfig;
 import io.helidon.webserver.spi.ServerConnection;
 import io.helidon.webserver.spi.ServerConnectionSelector;
+import io.insika.router.server.ServerSettings;
 
 /**
  * Takes the proxy listener's HTTP/1 connections ahead of Helidon's own selector, as
@@ -32,20 +33,25 @@ public final class LeanHttp1Selector implements ServerConnectionSelector {
     private final String ownPath;
     private final LongAdder handovers = new LongAdder();
     private final boolean leanHttp11;
+    private final long headTimeoutNanos;
+    private final ClientConnections connections;
 
     /**
      * @param proxy     the proxy
      * @param http1     the listener's HTTP/1 configuration
      * @param protocols every protocol configuration of the listener (the upgrades)
      * @param ownPath   the path the listener's routing answers itself, left to Helidon on HTTP/1.1
-     * @param leanHttp11 whether plain HTTP/1.1 requests are framed by the router too, or only
-     *                  HTTP/1.0 ones and chunked bodies
+     * @param server    whether plain HTTP/1.1 requests are framed by the router too, or only
+     *                  HTTP/1.0 ones and chunked bodies ({@code lean-http1}), and the head timeout
+     * @param connections the proxy port's connections against its limit
      */
     @SuppressWarnings("deprecation")
     public LeanHttp1Selector(ProxyHandler proxy, Http1Config http1, List<ProtocolConfig> protocols, String ownPath,
-                             boolean leanHttp11) {
+                             ServerSettings server, ClientConnections connections) {
         this.proxy = proxy;
-        this.leanHttp11 = leanHttp11;
+        this.leanHttp11 = server.leanHttp1();
+        this.headTimeoutNanos = server.headTimeout().toNanos();
+        this.connections = connections;
         this.ownPath = ownPath;
         this.helidon = new Http1ConnectionProvider().create("@default", http1, ProtocolConfigs.create(protocols));
     }
@@ -83,7 +89,31 @@ public final class LeanHttp1Selector implements ServerConnectionSelector {
 
     @Override
     public ServerConnection connection(ConnectionContext ctx) {
-        return new LeanHttp1Connection(ctx, proxy, helidon, ownPath, handovers, leanHttp11);
+        return new LeanHttp1Connection(ctx, this, helidon);
+    }
+
+    ProxyHandler proxy() {
+        return proxy;
+    }
+
+    String ownPath() {
+        return ownPath;
+    }
+
+    boolean leanHttp11() {
+        return leanHttp11;
+    }
+
+    long headTimeoutNanos() {
+        return headTimeoutNanos;
+    }
+
+    ClientConnections connections() {
+        return connections;
+    }
+
+    void handedOver() {
+        handovers.increment();
     }
 
     /** Connections handed to Helidon's HTTP/1 so far. */

@@ -20,6 +20,9 @@ import io.insika.router.server.upstream.Exchange;
  */
 final class TunnelConnection implements ServerConnection {
 
+    // how long a tunnel may carry nothing before the listener's idle check closes it
+    static final Duration QUIET_LIMIT = Duration.ofMinutes(5);
+
     private static final System.Logger LOGGER = System.getLogger(TunnelConnection.class.getName());
 
     private final ConnectionContext ctx;
@@ -90,7 +93,11 @@ final class TunnelConnection implements ServerConnection {
 
     @Override
     public Duration idleTime() {
-        return Duration.ofNanos(System.nanoTime() - lastActivity);
+        // The listener's idle timeout is for connections awaiting a request; a tunnel's silences are
+        // the application's, and it may be quiet for as long as HAProxy's "timeout tunnel" is
+        // commonly set. Past that it is idle by any measure.
+        Duration idle = Duration.ofNanos(System.nanoTime() - lastActivity);
+        return idle.compareTo(QUIET_LIMIT) > 0 ? idle : Duration.ZERO;
     }
 
     @Override

@@ -37,7 +37,8 @@ class LeanHttp1Test {
     void start() {
         backend = TestBackend.start("only");
         router = RouterServer.start(new ServerSettings("127.0.0.1", 0, 0, ServerSettings.HELIDON_GRACE, Duration.ZERO,
-                        ServerSettings.DEFAULT_MAX_CONNECTIONS, true), RouterFixture.defaultRoutes(),
+                        ServerSettings.DEFAULT_MAX_CONNECTIONS, true, ServerSettings.DEFAULT_HEAD_TIMEOUT,
+                        ServerSettings.DEFAULT_IDLE_TIMEOUT), RouterFixture.defaultRoutes(),
                 RouterFixture.ketamaPool(List.of(backend.backend())), ProxySettings.DEFAULTS);
     }
 

@@ -70,20 +70,52 @@ class OverloadTest {
     }
 
     @Test
-    void pastMaxConnectionsANewConnectionWaitsUnansweredUntilOneCloses() throws Exception {
-        BackendPool pool = RouterFixture.ketamaPool(List.of());
-        try (RouterServer server = RouterServer.start(TestServers.settings(Duration.ZERO, Duration.ZERO, 2), RouterFixture.defaultRoutes(), pool, ProxySettings.DEFAULTS)) {
+    void pastMaxConnectionsANewClientIsAnsweredAtOnceUpWithOkAndAnyOtherWithTheEnvelope() throws Exception {
+        try (TestBackend backend = TestBackend.start("only");
+             RouterServer server = RouterServer.start(TestServers.settings(Duration.ZERO, Duration.ZERO, 2),
+                     RouterFixture.defaultRoutes(), RouterFixture.ketamaPool(List.of(backend.backend())),
+                     ProxySettings.DEFAULTS)) {
             Socket first = connected(server.port());
-            try (Socket second = connected(server.port()); Socket third = new Socket("127.0.0.1", server.port())) {
-                third.getOutputStream().write(UP.getBytes(StandardCharsets.US_ASCII));
-                third.setSoTimeout(500);
-                assertThrows(SocketTimeoutException.class, () -> third.getInputStream().read(),
-                        "a third connection is not served while two are held");
+            try (Socket second = connected(server.port())) {
+                String up = overLimit(server.port(), UP);
+                String keyed = overLimit(server.port(), "GET /studio/x HTTP/1.1\r\nHost: x\r\n\r\n");
+
+                assertThat(up, startsWith("HTTP/1.1 200"));
+                assertThat(up, containsString("Connection: close\r\n"));
+                assertThat(keyed, startsWith("HTTP/1.1 503"));
+                assertThat(keyed, containsString("Retry-After: 1\r\n"));
+                assertThat(keyed, containsString("Insika::Router::Overloaded"));
+                assertThat(Scrape.of(server.adminPort()).sum("insika_router_client_connections_refused_total"), is(2.0));
+                assertThat("readiness says the port is full", readiness(server.adminPort()), is(503));
 
                 first.close();
-                third.setSoTimeout(10_000);
-                assertThat(RawHttp.readHead(third.getInputStream()), startsWith("HTTP/1.1 200"));
+                Eventually.await(Duration.ofSeconds(5), () -> readiness(server.adminPort()) == 200,
+                        () -> "readiness " + readiness(server.adminPort()));
+                try (Socket next = connected(server.port())) {
+                    assertThat(next.isConnected(), is(true));
+                }
             }
+        }
+    }
+
+    // What a connection past the limit is answered, to its end (the router closes it)
+    private static String overLimit(int port, String request) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        }
+    }
+
+    private static int readiness(int adminPort) {
+        try {
+            return CLIENT.send(HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + adminPort
+                    + "/observe/health/ready")).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 
