@@ -1,10 +1,12 @@
 package io.insika.router.server;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.helidon.http.HeaderValues;
@@ -20,6 +22,7 @@ import io.insika.router.server.backends.BackendState;
 import io.insika.router.server.backends.BackendStates;
 import io.insika.router.server.backends.Refusal;
 import io.insika.router.server.routing.BackendPool;
+import io.insika.router.server.routing.PluginFailedException;
 import io.insika.router.server.routing.RoutingSnapshot;
 
 /**
@@ -30,13 +33,19 @@ import io.insika.router.server.routing.RoutingSnapshot;
  * <p>The share is measured, not derived: {@value #SAMPLE_KEYS} fixed sample keys are placed with
  * the snapshot's own picker (whatever strategy or plugin it is), once per snapshot. That is
  * within about one percentage point of the true share.
+ *
+ * <p>A strategy that throws (a plugin's, against its contract) never costs this answer: the
+ * shares are then {@code null} and {@code strategy-error} says what it threw, as it does when
+ * the strategy could not build a picker for the backends discovery found last.
  */
 final class BackendsEndpoint implements Handler {
 
     static final String PATH = "/observe/backends";
     static final int SAMPLE_KEYS = 10_000;
 
-    private record Shares(RoutingSnapshot snapshot, Map<String, Double> byId) {
+    /** The sampled shares of one snapshot, or what its picker threw instead. */
+    private record Shares(RoutingSnapshot snapshot, Map<String, Double> byId, PluginFailedException failure,
+                          Instant at) {
     }
 
     private final BackendPool pool;
@@ -51,26 +60,46 @@ final class BackendsEndpoint implements Handler {
     @Override
     public void handle(ServerRequest request, ServerResponse response) {
         RoutingSnapshot snapshot = pool.snapshot();
-        Map<String, Double> share = shares(snapshot);
+        Shares share = shares(snapshot);
         List<BackendState> current = states.current(snapshot.backends());
         List<JsonValue> backends = new ArrayList<>(current.size());
         for (int i = 0; i < current.size(); i++) {
-            backends.add(describe(snapshot.backends().get(i), current.get(i), share.getOrDefault(
-                    current.get(i).id(), 0.0)));
+            backends.add(describe(snapshot.backends().get(i), current.get(i), share.byId() == null ? null
+                    : share.byId().getOrDefault(current.get(i).id(), 0.0)));
         }
-        JsonObject body = JsonObject.builder()
+        JsonObject.Builder body = JsonObject.builder()
                 .set("backends", JsonArray.create(backends))
                 .set("key-share-sample", SAMPLE_KEYS)
                 .set("ring-fingerprint", snapshot.fingerprint())
-                .set("strategy", pool.strategyName())
-                .set("strategy-options", options(pool.strategyOptions()))
-                .set("version", Version.current())
-                .build();
+                .set("strategy", pool.strategyName());
+        strategyError(share).ifPresentOrElse(error -> body.set("strategy-error", error),
+                () -> body.setNull("strategy-error"));
+        body.set("strategy-options", options(pool.strategyOptions()))
+                .set("version", Version.current());
         response.header(HeaderValues.CONTENT_TYPE_JSON);
-        response.send(body.toString().getBytes(StandardCharsets.UTF_8));
+        response.send(body.build().toString().getBytes(StandardCharsets.UTF_8));
     }
 
-    private static JsonObject describe(Backend backend, BackendState state, double share) {
+    // A picker that cannot be built for the latest backends matters more than one that throws
+    // picking: the backends shown are then not the ones discovery found.
+    private Optional<JsonObject> strategyError(Shares share) {
+        Optional<BackendPool.BuildFailure> build = pool.buildFailure();
+        if (build.isPresent()) {
+            return Optional.of(error("picker-build-failed", build.get().failure().getMessage() + "; kept the previous"
+                    + " backends instead of the " + build.get().offered() + " offered", build.get().at()));
+        }
+        if (share.failure() != null) {
+            return Optional.of(error("pick-failed", share.failure().getMessage(), share.at()));
+        }
+        return Optional.empty();
+    }
+
+    private static JsonObject error(String error, String detail, Instant at) {
+        return JsonObject.builder().set("error", error).set("detail", detail).set("at", at.toString()).build();
+    }
+
+    // a share of null is not known: the picker threw
+    private static JsonObject describe(Backend backend, BackendState state, Double share) {
         JsonObject.Builder json = JsonObject.builder()
                 .set("id", backend.id())
                 .set("address", backend.uri().toString())
@@ -78,8 +107,12 @@ final class BackendsEndpoint implements Handler {
                 .set("state", state.isDown() ? "down" : "up");
         state.downReason().ifPresent(reason -> json.set("down-reason", reason));
         json.set("requests", slots(state.requestsInFlight(), state.limits().maxRequests()))
-                .set("tunnels", slots(state.tunnelsOpen(), state.limits().maxTunnels()))
-                .set("key-share", Math.round(share * 10_000) / 10_000.0);
+                .set("tunnels", slots(state.tunnelsOpen(), state.limits().maxTunnels()));
+        if (share == null) {
+            json.setNull("key-share");
+        } else {
+            json.set("key-share", Math.round(share * 10_000) / 10_000.0);
+        }
         JsonObject.Builder refusals = JsonObject.builder();
         for (Refusal reason : Refusal.values()) {
             refusals.set(reason.label(), state.refusals(reason));
@@ -105,18 +138,24 @@ final class BackendsEndpoint implements Handler {
         return limit == 0 ? json.setNull("limit").build() : json.set("limit", limit).build();
     }
 
-    private Map<String, Double> shares(RoutingSnapshot snapshot) {
+    private Shares shares(RoutingSnapshot snapshot) {
         Shares known = shares.get();
         if (known != null && known.snapshot() == snapshot) {
-            return known.byId();
+            return known;
         }
         Map<String, Integer> owned = new HashMap<>();
-        for (int i = 0; i < SAMPLE_KEYS; i++) {
-            snapshot.owner("key-share-sample-" + i).ifPresent(owner -> owned.merge(owner.id(), 1, Integer::sum));
+        Shares sampled;
+        try {
+            for (int i = 0; i < SAMPLE_KEYS; i++) {
+                snapshot.owner("key-share-sample-" + i).ifPresent(owner -> owned.merge(owner.id(), 1, Integer::sum));
+            }
+            Map<String, Double> byId = new HashMap<>();
+            owned.forEach((id, count) -> byId.put(id, count / (double) SAMPLE_KEYS));
+            sampled = new Shares(snapshot, byId, null, null);
+        } catch (PluginFailedException e) {
+            sampled = new Shares(snapshot, null, e, Instant.now());
         }
-        Map<String, Double> byId = new HashMap<>();
-        owned.forEach((id, count) -> byId.put(id, count / (double) SAMPLE_KEYS));
-        shares.set(new Shares(snapshot, byId));
-        return byId;
+        shares.set(sampled);
+        return sampled;
     }
 }

@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 import io.insika.router.server.config.ConfigChanges;
 import io.insika.router.server.config.ConfigException;
 import io.insika.router.server.config.RouterConfig;
+import io.insika.router.server.routing.PluginFailedException;
 
 /**
  * Reads the configuration again and applies it to the running router, whole or not at all: a
@@ -108,7 +109,12 @@ public final class ConfigReload {
             LOG.log(Level.INFO, "reload: nothing changed");
             return Result.UNCHANGED;
         }
-        router.reconfigure(next, change);
+        try {
+            router.reconfigure(next, change);
+        } catch (PluginFailedException e) {
+            LOG.log(Level.WARNING, "reload refused, keeping the running configuration: " + e.getMessage(), e.getCause());
+            return Result.REFUSED;
+        }
         LOG.log(Level.INFO, "reload applied: {0}; requests in flight finish with the configuration they began with",
                 change.names());
         return Result.APPLIED;

@@ -5,17 +5,20 @@ import java.util.Optional;
 
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
+import io.helidon.json.JsonObject;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.insika.router.api.Backend;
 import io.insika.router.server.routing.BackendPool;
+import io.insika.router.server.routing.PluginFailedException;
 import io.insika.router.server.routing.RoutingSnapshot;
 
 /**
  * {@code GET /observe/owner?key=K} on the admin port: the backend this router sends session K to
  * now, from the very snapshot requests use. In DNS mode, {@code bin/insika-router route} resolves
- * the name itself and may see another moment's pods; this asks the running replica.
+ * the name itself and may see another moment's pods; this asks the running replica. When the
+ * strategy throws for K, it answers 500 with what it threw, as the proxy answers K's requests.
  */
 final class OwnerEndpoint implements Handler {
 
@@ -37,7 +40,16 @@ final class OwnerEndpoint implements Handler {
             return;
         }
         RoutingSnapshot snapshot = pool.snapshot();
-        Optional<Backend> owner = snapshot.owner(key.get());
+        Optional<Backend> owner;
+        try {
+            owner = snapshot.owner(key.get());
+        } catch (PluginFailedException e) {
+            // what the proxy answers this key's requests with, and why
+            response.status(Status.INTERNAL_SERVER_ERROR_500);
+            response.send(bytes(JsonObject.builder().setNull("backend").set("backends", snapshot.backends().size())
+                    .set("error", e.getMessage()).build().toString()));
+            return;
+        }
         if (owner.isEmpty()) {
             response.status(Status.SERVICE_UNAVAILABLE_503);
         }

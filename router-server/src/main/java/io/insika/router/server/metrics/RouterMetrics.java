@@ -66,6 +66,7 @@ public final class RouterMetrics {
     private final Gauge active;
     private final Gauge tunnels;
     private final Counter mismatches;
+    private final Counter pluginFailures;
     // Replaced whole by a reload, and read without a lock by every request. They hold the routes
     // of the table before too, for requests that read it just before the reload: a series is
     // found by its label, so a route kept across a reload keeps counting in the same one.
@@ -122,6 +123,9 @@ public final class RouterMetrics {
                 .help("Keyed requests whose route's carriers of the key (a header, a path segment) held different"
                         + " values; placed by the first carrier that had one")
                 .labelNames("route").withoutExemplars().register(registry);
+        pluginFailures = Counter.builder().name(PREFIX + "plugin_failures")
+                .help("Requests answered 500 because a plugin threw placing them: the strategy, or a key extractor")
+                .labelNames("route", "plugin").withoutExemplars().register(registry);
         routes(routes);
         unrouted = placementSeries(NONE);
         noBackend = errors.labelValues(NONE, BackendError.NO_BACKEND.label());
@@ -198,6 +202,17 @@ public final class RouterMetrics {
         if (series != null) {
             series.inc();
         }
+    }
+
+    /**
+     * A plugin threw placing a request. The series is looked up per failure, not resolved in
+     * advance: failures are rare, and their labels are bounded by the configuration.
+     *
+     * @param route  the route it matched
+     * @param plugin the strategy's name or the extractor's type
+     */
+    public void pluginFailed(Route route, String plugin) {
+        pluginFailures.labelValues(route.toString(), plugin).inc();
     }
 
     /** A keyed request was redirected to its owner's public address. */

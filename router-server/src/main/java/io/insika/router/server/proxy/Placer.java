@@ -9,14 +9,15 @@ import io.helidon.http.HttpPrologue;
 import io.helidon.http.ServerRequestHeaders;
 import io.insika.router.api.Backend;
 import io.insika.router.api.BodyPrefix;
-import io.insika.router.api.KeyExtractor;
 import io.insika.router.server.backends.BackendState;
 import io.insika.router.server.backends.BackendStates;
 import io.insika.router.server.backends.Refusal;
 import io.insika.router.server.metrics.Placement;
 import io.insika.router.server.metrics.RouterMetrics;
+import io.insika.router.server.plugin.PluginFailureLog;
 import io.insika.router.server.routing.BackendPool;
 import io.insika.router.server.routing.LearnSpec;
+import io.insika.router.server.routing.PluginFailedException;
 import io.insika.router.server.routing.Route;
 import io.insika.router.server.routing.RouteMatch;
 import io.insika.router.server.routing.RouteTable;
@@ -39,6 +40,10 @@ import io.insika.router.server.session.SessionSeal;
  * none): its owner is the backend the seal names, looked up by id (never hashed), and a session
  * whose owner is gone is refused, never placed elsewhere. A learning route's request without a
  * sealed carrier starts a session: round-robin.
+ *
+ * <p>A plugin that throws (the strategy's picker, or a key extractor) costs its request the
+ * plugin-failure answer, never a guess: round-robin would scatter the session it may belong
+ * to. The failure is counted per route and said once per plugin and interval.
  */
 final class Placer {
 
@@ -66,13 +71,16 @@ final class Placer {
     private final RouterMetrics metrics;
     private final int bodyMaxBytes;
     private final LearnedCarriers carriers;
+    private final PluginFailureLog failures;
 
     /**
-     * @param seal opens the values of routes that learn their keys
+     * @param seal     opens the values of routes that learn their keys
+     * @param failures where plugin failures are said; outlives a reload's new placer, so a failing
+     *                 plugin is still said once per interval
      * @throws IllegalArgumentException if a route learns its key and there is no secret to seal it
      */
     Placer(RouteTable routes, BackendPool pool, BackendStates states, RouterMetrics metrics, int bodyMaxBytes,
-           SessionSeal seal) {
+           SessionSeal seal, PluginFailureLog failures) {
         if (!seal.isConfigured() && routes.routes().stream().anyMatch(route -> route.learn().isPresent())) {
             throw new IllegalArgumentException("a route learns its key from the backend, and there is no session"
                     + " secret to seal it with");
@@ -84,6 +92,7 @@ final class Placer {
         this.states = states;
         this.metrics = metrics;
         this.bodyMaxBytes = bodyMaxBytes;
+        this.failures = failures;
     }
 
     /** {@link #locate} for a request slot, counted in the metrics. */
@@ -121,14 +130,25 @@ final class Placer {
             return new Placed(null, route, Placement.KEY_ABSENT, null, null, ProxyFailure.BAD_SESSION, false, carrier);
         }
         if (route != null && route.learn().isEmpty()) {
-            Optional<Found> found = findKey(prologue, path, headers, match.get(), body);
+            Optional<Found> found;
+            try {
+                found = findKey(prologue, path, headers, match.get(), body);
+            } catch (PluginFailedException e) {
+                return pluginFailed(route, Placement.KEY_ABSENT, null, e).withCarrier(carrier);
+            }
             if (found.isPresent()) {
                 String key = found.get().key();
                 if (LOGGER.isLoggable(Level.DEBUG)) {
                     LOGGER.log(Level.DEBUG, "key {0} on {1}{2}", SessionKeyDigest.of(key), route,
                             found.get().carriersDisagree() ? " (its carriers disagree: placed by the first)" : "");
                 }
-                return admitOwner(snapshot.owner(key).orElse(null), route, key, slot)
+                Optional<Backend> owner;
+                try {
+                    owner = snapshot.owner(key);
+                } catch (PluginFailedException e) {
+                    return pluginFailed(route, Placement.KEY, key, e).withCarrier(carrier);
+                }
+                return admitOwner(owner.orElse(null), route, key, slot)
                         .withCarriersDisagreeing(found.get().carriersDisagree()).withCarrier(carrier);
             }
         }
@@ -196,6 +216,13 @@ final class Placer {
         return admitOwner(owner.orElse(null), route, sealed.original(), slot);
     }
 
+    private Placed pluginFailed(Route route, Placement how, String key, PluginFailedException failure) {
+        metrics.pluginFailed(route, failure.plugin());
+        failures.failed(failure, "its requests on " + route + " are answered " + ProxyFailure.PLUGIN_FAILED.status()
+                .code());
+        return new Placed(null, route, how, key, null, ProxyFailure.PLUGIN_FAILED);
+    }
+
     // The owner or nobody: a session moved off its owner would lose its state there.
     private Placed admitOwner(Backend owner, Route route, String key, Slot slot) {
         if (owner == null) {
@@ -259,33 +286,32 @@ final class Placer {
         BodyPrefix visibleBody = match.route().needsBody() && body != null ? body : EmptyBody.INSTANCE;
         Map<String, String> parameters = match.pathParameters();
         IncomingRequestView view = new IncomingRequestView(prologue, path, headers, parameters, visibleBody);
-        List<KeyExtractor> extractors = match.route().extractors();
-        for (int i = 0; i < extractors.size(); i++) {
-            Optional<String> key = extract(extractors.get(i), view);
+        Route route = match.route();
+        for (int i = 0; i < route.extractors().size(); i++) {
+            Optional<String> key = extract(route, i, view);
             if (key.isPresent()) {
-                return Optional.of(new Found(key.get(), disagree(key.get(), extractors, i + 1, view)));
+                return Optional.of(new Found(key.get(), disagree(key.get(), route, i + 1, view)));
             }
         }
         return Optional.empty();
     }
 
-    private static boolean disagree(String key, List<KeyExtractor> extractors, int from, IncomingRequestView view) {
-        for (int i = from; i < extractors.size(); i++) {
-            KeyExtractor extractor = extractors.get(i);
-            if (!extractor.needsBody() && extract(extractor, view).filter(other -> !other.equals(key)).isPresent()) {
+    private static boolean disagree(String key, Route route, int from, IncomingRequestView view) {
+        for (int i = from; i < route.extractors().size(); i++) {
+            if (!route.extractors().get(i).needsBody()
+                    && extract(route, i, view).filter(other -> !other.equals(key)).isPresent()) {
                 return true;
             }
         }
         return false;
     }
 
-    private static Optional<String> extract(KeyExtractor extractor, IncomingRequestView view) {
+    // The contract says extractors never throw; one that does is named, whichever carrier it is.
+    private static Optional<String> extract(Route route, int index, IncomingRequestView view) {
         try {
-            return extractor.extract(view);
+            return route.extractors().get(index).extract(view);
         } catch (RuntimeException | StackOverflowError e) {
-            // The contract says extractors never throw; a plugin that does must not cost the request.
-            LOGGER.log(Level.WARNING, "key extractor " + extractor.getClass().getName() + " threw; no key", e);
-            return Optional.empty();
+            throw new PluginFailedException("key extractor", route.keyTypes().get(index), "reading a key", e);
         }
     }
 

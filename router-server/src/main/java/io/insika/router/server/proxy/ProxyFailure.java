@@ -68,6 +68,14 @@ enum ProxyFailure {
             "{\"error\":{\"class\":\"Insika::Router::SessionGone\",\"message\":\"the backend that held this"
                     + " session is gone; start a new session\",\"retryable\":false}}"),
     /**
+     * A plugin of the router (the strategy, or one of the route's key extractors) threw instead
+     * of answering: the router cannot tell where the request belongs, and sends it nowhere. No
+     * backend saw any of it, but sending it again meets the same plugin.
+     */
+    PLUGIN_FAILED(Status.INTERNAL_SERVER_ERROR_500, null, "plugin-failed",
+            "{\"error\":{\"class\":\"Insika::Router::PluginFailed\",\"message\":\"a plugin of the router failed"
+                    + " placing the request; no backend saw it\",\"retryable\":false}}"),
+    /**
      * The client's request cannot be forwarded as it is (a header octet the router cannot relay
      * unchanged, a body whose framing is invalid): no backend saw any of it.
      */

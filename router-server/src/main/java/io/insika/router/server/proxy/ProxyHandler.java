@@ -17,6 +17,7 @@ import io.insika.router.server.backends.BackendStates;
 import io.insika.router.server.metrics.BackendError;
 import io.insika.router.server.metrics.Placement;
 import io.insika.router.server.metrics.RouterMetrics;
+import io.insika.router.server.plugin.PluginFailureLog;
 import io.insika.router.server.routing.BackendPool;
 import io.insika.router.server.routing.RouteTable;
 import io.insika.router.server.upstream.BackendClient;
@@ -40,6 +41,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     private final LongAdder redispatches = new LongAdder();
     private final PeekBudget peekBudget;
     private final Redirector redirector;
+    private final PluginFailureLog pluginFailures = new PluginFailureLog();
     // made the first time a configuration turns it on, and kept until close: a request still
     // logging after a reload turned it off must find it open
     private AccessLog accessLog; // guarded by this
@@ -100,7 +102,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
 
     private ProxyParts parts(RouteTable routes, ProxySettings settings) {
         return new ProxyParts(settings, new Placer(routes, pool, states, metrics, settings.bodyMaxBytes(),
-                settings.sessions()), client, metrics, accessLog(settings));
+                settings.sessions(), pluginFailures), client, metrics, accessLog(settings));
     }
 
     private synchronized AccessLog accessLog(ProxySettings settings) {

@@ -14,23 +14,23 @@ import io.insika.router.api.PathTemplate;
  * @param methods    upper-case methods it matches; empty matches any
  * @param template   the path template
  * @param extractors tried in order; the first key found wins
+ * @param keyTypes   each extractor's configured type, in the same order: how a failure names it
  * @param needsBody  whether any extractor reads the body, so the body is peeked at all
  * @param onMiss     proxy keyed requests to their owner, or redirect the client there
  * @param learn      the carrier of a key the backend mints, when the route has no extractors
  */
-public record Route(Set<String> methods, PathTemplate template, List<KeyExtractor> extractors, boolean needsBody,
-                    MissPolicy onMiss, Optional<LearnSpec> learn) {
+public record Route(Set<String> methods, PathTemplate template, List<KeyExtractor> extractors, List<String> keyTypes,
+                    boolean needsBody, MissPolicy onMiss, Optional<LearnSpec> learn) {
 
     public Route {
         methods = Set.copyOf(methods);
         extractors = List.copyOf(extractors);
+        keyTypes = List.copyOf(keyTypes);
+        if (keyTypes.size() != extractors.size()) {
+            throw new IllegalArgumentException("keyTypes: " + keyTypes + " (expected: one per extractor, "
+                    + extractors.size() + ")");
+        }
         Objects.requireNonNull(learn, "learn");
-    }
-
-    /** A route whose keys the client chooses. */
-    public Route(Set<String> methods, PathTemplate template, List<KeyExtractor> extractors, boolean needsBody,
-                 MissPolicy onMiss) {
-        this(methods, template, extractors, needsBody, onMiss, Optional.empty());
     }
 
     boolean acceptsMethod(String method) {

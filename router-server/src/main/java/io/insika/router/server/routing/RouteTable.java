@@ -66,7 +66,8 @@ public final class RouteTable {
                 extractors.add(provider.create(key.options()));
             }
             boolean needsBody = extractors.stream().anyMatch(KeyExtractor::needsBody);
-            routes.add(new Route(spec.methods(), template, extractors, needsBody, spec.onMiss(), spec.learn()));
+            List<String> types = spec.keys().stream().map(ExtractorSpec::type).toList();
+            routes.add(new Route(spec.methods(), template, extractors, types, needsBody, spec.onMiss(), spec.learn()));
         }
         return new RouteTable(routes, carriers);
     }

@@ -11,19 +11,29 @@ import io.insika.router.api.Picker;
  * reads the pool's current snapshot once and uses it throughout.
  *
  * @param backends the backends, sorted by id
+ * @param strategy the configured strategy's name, which built {@code owners}
  * @param owners   places keyed requests (the configured strategy)
  * @param rotation    places requests without a key (round-robin)
  * @param fingerprint {@link RingFingerprint} of the strategy and these backends
  */
-public record RoutingSnapshot(List<Backend> backends, Picker owners, Picker rotation, String fingerprint) {
+public record RoutingSnapshot(List<Backend> backends, String strategy, Picker owners, Picker rotation,
+                              String fingerprint) {
 
     public RoutingSnapshot {
         backends = List.copyOf(backends);
     }
 
-    /** The backend that owns a key; empty only when there are no backends. */
+    /**
+     * The backend that owns a key; empty only when there are no backends.
+     *
+     * @throws PluginFailedException when the strategy's picker threw: it may be a plugin's
+     */
     public Optional<Backend> owner(String key) {
-        return owners.pick(key);
+        try {
+            return owners.pick(key);
+        } catch (RuntimeException | StackOverflowError e) {
+            throw new PluginFailedException("strategy", strategy, "picking a key's owner", e);
+        }
     }
 
     /**

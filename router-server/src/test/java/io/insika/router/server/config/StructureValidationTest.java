@@ -20,7 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 /** Misspelt keys, broken routes, unknown plugins and unreadable files stop the start. */
 class StructureValidationTest {
 
-    private static final String KNOWN_STRATEGIES = "(known: fixture-picky, ketama, rendezvous, round-robin)";
+    private static final String KNOWN_STRATEGIES = "(known: fixture-picky, fixture-throwing, fixture-two-at-most, ketama,"
+            + " rendezvous, round-robin)";
 
     @TempDir
     Path dir;

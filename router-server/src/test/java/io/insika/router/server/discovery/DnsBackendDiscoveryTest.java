@@ -12,7 +12,9 @@ import java.util.logging.Level;
 import java.util.stream.IntStream;
 
 import io.insika.router.api.Backend;
+import io.insika.router.api.PluginOptions;
 import io.insika.router.server.config.DnsBackends;
+import io.insika.router.server.plugin.PluginFailureLog;
 import io.insika.router.server.routing.BackendPool;
 import io.insika.router.server.routing.RoutingSnapshot;
 import io.insika.router.server.testing.Dnsmasq;
@@ -29,6 +31,7 @@ import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.lessThanOrEqualTo;
 import static org.hamcrest.Matchers.sameInstance;
@@ -169,6 +172,30 @@ class DnsBackendDiscoveryTest {
         awaitIds(List.of());
         awaitLog(Level.WARNING, "Backends from DNS pods.test @" + at(dns.address())
                 + ": none (the name has no A or AAAA records)");
+    }
+
+    @Test
+    void aStrategyThatCannotBuildAPickerKeepsTheLastSetWhileDiscoveryGoesOn() {
+        pool = new BackendPool(FixturePlugins.registry().strategy(FixturePlugins.TWO_AT_MOST_STRATEGY).orElseThrow()
+                .create(PluginOptions.empty()), FixturePlugins.TWO_AT_MOST_STRATEGY, PluginOptions.empty(),
+                FixturePlugins.firstBackend());
+        dns.records("127.0.0.11 pods.test", "127.0.0.12 pods.test");
+        try (LogCapture plugins = LogCapture.of(PluginFailureLog.class)) {
+            discovery = start(NAME, dns.address());
+
+            dns.records("127.0.0.11 pods.test", "127.0.0.12 pods.test", "127.0.0.13 pods.test");
+            awaitResolutions(4);
+
+            assertThat(ids(), is(List.of("127.0.0.11:9292", "127.0.0.12:9292")));
+            assertThat("not a DNS failure", discovery.failures(), is(0L));
+            assertThat(pool.buildFailure().orElseThrow().offered(), is(3));
+            assertThat("said once, not per resolution", plugins.messages(Level.WARNING), hasSize(1));
+
+            dns.records("127.0.0.13 pods.test");
+
+            awaitIds(List.of("127.0.0.13:9292"));
+            assertThat(pool.buildFailure().isPresent(), is(false));
+        }
     }
 
     @Test

@@ -28,6 +28,7 @@ import io.insika.router.server.config.RouterConfig;
 import io.insika.router.server.config.RouterConfigLoader;
 import io.insika.router.server.plugin.PluginRegistry;
 import io.insika.router.server.testing.Eventually;
+import io.insika.router.server.testing.FixturePlugins;
 import io.insika.router.server.testing.LogCapture;
 import io.insika.router.server.testing.RawHttp;
 import io.insika.router.server.testing.Scrape;
@@ -212,6 +213,29 @@ class ConfigReloadTest {
     }
 
     @Test
+    void aStrategyThatThrowsBuildingItsPickerIsRefusedAndTheRunningOneKept() throws Exception {
+        TestBackend a = backend("alpha");
+        TestBackend b = backend("bravo");
+        TestBackend c = backend("charlie");
+        start(statics(a, b, c) + CHAT_BY_HEADER, FixturePlugins.registry());
+        String ring = observeBackends().stringValue("ring-fingerprint").orElseThrow();
+        try (LogCapture log = LogCapture.of(ConfigReload.class)) {
+            write("strategy: { name: " + FixturePlugins.TWO_AT_MOST_STRATEGY + ", allow-change-on-reload: true }\n"
+                    + statics(a, b, c) + CHAT_BY_HEADER);
+
+            assertThat(reload.reload(), is(ConfigReload.Result.REFUSED));
+
+            assertThat(log.messages(Level.WARNING), hasItem("reload refused, keeping the running configuration:"
+                    + " strategy fixture-two-at-most threw building a picker: java.lang.IllegalStateException:"
+                    + " fixture: no picker for 3 backends"));
+        }
+        JsonObject backends = observeBackends();
+        assertThat(backends.stringValue("strategy").orElseThrow(), is("ketama"));
+        assertThat(backends.stringValue("ring-fingerprint").orElseThrow(), is(ring));
+        assertThat(get("/chat/x", "X-Session", "one").statusCode(), is(200));
+    }
+
+    @Test
     void theSameFileAgainChangesNothing() throws Exception {
         TestBackend a = backend("alpha");
         start(statics(a) + CHAT_BY_HEADER);
@@ -308,8 +332,11 @@ class ConfigReloadTest {
     // -- the router, its file and its backends
 
     private void start(String body) throws IOException {
+        start(body, PluginRegistry.builtIn());
+    }
+
+    private void start(String body, PluginRegistry plugins) throws IOException {
         write(body);
-        PluginRegistry plugins = PluginRegistry.builtIn();
         RouterConfigLoader loader = new RouterConfigLoader(plugins);
         RouterConfig config = loader.load(Optional.of(yaml), Map.of());
         router = Router.start(config, plugins);

@@ -22,9 +22,10 @@ import io.insika.router.server.plugin.PluginRegistry;
 
 /**
  * A plugin registry for tests: the real built-ins on the class path, plus stand-ins for the
- * built-in names that are not there (yet), plus two test-only plugins with strict options. The
- * stand-ins are registered only when missing, so the tests keep working once the real
- * strategies and extractors are on the class path.
+ * built-in names that are not there (yet), plus test-only plugins: two with strict options, and
+ * three that throw where the contract says they never do. The stand-ins are registered only when
+ * missing, so the tests keep working once the real strategies and extractors are on the class
+ * path.
  */
 public final class FixturePlugins {
 
@@ -32,11 +33,17 @@ public final class FixturePlugins {
     public static final String PICKY_STRATEGY = "fixture-picky";
     /** A test-only extractor; option {@code name} is required. */
     public static final String PICKY_EXTRACTOR = "fixture-header";
+    /** A test-only strategy breaking its contract: its pickers throw on every key. */
+    public static final String THROWING_STRATEGY = "fixture-throwing";
+    /** A test-only strategy breaking its contract: it throws building a picker for more than two backends. */
+    public static final String TWO_AT_MOST_STRATEGY = "fixture-two-at-most";
+    /** A test-only extractor breaking its contract: it throws on every request. */
+    public static final String THROWING_EXTRACTOR = "fixture-throwing-key";
 
     private static final List<Class<? extends RouteStrategyProvider>> STRATEGIES = List.of(
-            Ketama.class, Rendezvous.class, RoundRobin.class, Picky.class);
+            Ketama.class, Rendezvous.class, RoundRobin.class, Picky.class, Throwing.class, TwoAtMost.class);
     private static final List<Class<? extends KeyExtractorProvider>> EXTRACTORS = List.of(
-            JsonField.class, PickyHeader.class);
+            JsonField.class, PickyHeader.class, ThrowingKey.class);
 
     private FixturePlugins() {
     }
@@ -155,6 +162,61 @@ public final class FixturePlugins {
             options.requireOnly(Set.of("level"));
             options.oneOf("level", "low", Set.of("low", "high"));
             return firstBackend();
+        }
+    }
+
+    public static final class Throwing extends NamedStrategy {
+        public Throwing() {
+            super(THROWING_STRATEGY);
+        }
+
+        @Override
+        public RouteStrategy create(PluginOptions options) {
+            options.requireOnly(Set.of());
+            return backends -> new Picker() {
+                @Override
+                public Optional<Backend> pick(String key) {
+                    throw new IllegalStateException("fixture: this picker always throws");
+                }
+
+                @Override
+                public List<Backend> backends() {
+                    return backends;
+                }
+            };
+        }
+    }
+
+    public static final class TwoAtMost extends NamedStrategy {
+        public TwoAtMost() {
+            super(TWO_AT_MOST_STRATEGY);
+        }
+
+        @Override
+        public RouteStrategy create(PluginOptions options) {
+            options.requireOnly(Set.of());
+            RouteStrategy first = firstBackend();
+            return backends -> {
+                if (backends.size() > 2) {
+                    throw new IllegalStateException("fixture: no picker for " + backends.size() + " backends");
+                }
+                return first.picker(backends);
+            };
+        }
+    }
+
+    public static final class ThrowingKey implements KeyExtractorProvider {
+        @Override
+        public String type() {
+            return THROWING_EXTRACTOR;
+        }
+
+        @Override
+        public KeyExtractor create(PluginOptions options) {
+            options.requireOnly(Set.of());
+            return request -> {
+                throw new IllegalStateException("fixture: this extractor always throws");
+            };
         }
     }
 

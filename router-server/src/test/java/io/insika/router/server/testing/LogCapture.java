@@ -39,6 +39,11 @@ public final class LogCapture extends Handler implements AutoCloseable {
         return records.stream().filter(r -> r.getLevel().equals(level)).map(formatter::formatMessage).toList();
     }
 
+    /** The records logged at exactly this level, whole: with what was thrown, if anything. */
+    public List<LogRecord> records(Level level) {
+        return records.stream().filter(r -> r.getLevel().equals(level)).toList();
+    }
+
     @Override
     public void publish(LogRecord record) {
         records.add(record);
