@@ -76,8 +76,9 @@ public final class Router implements AutoCloseable {
                 server.metrics().counter("dns_failures", "DNS resolutions that failed and kept the last backends",
                         dns::failures);
             }
-            LOG.log(Level.INFO, "listening on http://{0}:{1,number,#} (proxy) and http://{0}:{2,number,#}/observe/health"
-                    + " and /observe/metrics (admin)", config.server().host(), server.port(), server.adminPort());
+            LOG.log(Level.INFO, "listening on http://{0}:{1,number,#} (proxy) and http://{2}:{3,number,#}/observe/health"
+                    + " and /observe/metrics (admin)", config.server().host(), server.port(), config.server().adminHost(),
+                    server.adminPort());
             return new Router(server, discovery, pool, registry, running);
         } catch (RuntimeException e) {
             discovery.close();

@@ -117,7 +117,7 @@ public final class RouterServer implements AutoCloseable {
         // after the other in an unspecified order (LoomServer.stopIt walks a Map.copyOf), and the
         // admin socket must keep answering "not ready" for the whole drain of the proxy socket.
         WebServer admin = WebServer.builder()
-                .host(server.host())
+                .host(server.adminHost())
                 .port(server.adminPort())
                 .connectionOptions(CLIENT_SOCKETS)
                 .shutdownHook(false)
@@ -142,7 +142,7 @@ public final class RouterServer implements AutoCloseable {
                 .start();
         if (!admin.isRunning()) {
             proxy.close();
-            throw cannotListen(server.host(), server.adminPort());
+            throw cannotListen(server.adminHost(), server.adminPort());
         }
         Http1Config http1 = Http1Config.builder().maxPrologueLength(8192).build();
         WebServerConfig.Builder mainConfig = proxyListener(server)

@@ -6,8 +6,10 @@ import java.util.Objects;
 /**
  * Where the router listens and how long it lets requests finish when stopped.
  *
- * @param host          bind address of both sockets
+ * @param host          bind address of the proxy's socket
  * @param port          the proxy's port; 0 picks a free one
+ * @param adminHost     bind address of the observe endpoints' socket: {@code host}, unless the
+ *                      admin port is kept to a narrower network (loopback, an operator network)
  * @param adminPort     the observe endpoints' port, never proxied; 0 picks a free one
  * @param shutdownGrace how long in-flight requests may finish once the server stops accepting;
  *                      after it, the connections still busy are interrupted and closed
@@ -21,8 +23,9 @@ import java.util.Objects;
  * @param headTimeout   how long a request head may take to arrive whole, from its first byte
  * @param idleTimeout   how long a client connection may wait for its next request
  */
-public record ServerSettings(String host, int port, int adminPort, Duration shutdownGrace, Duration stopDelay,
-                             int maxConnections, boolean leanHttp1, Duration headTimeout, Duration idleTimeout) {
+public record ServerSettings(String host, int port, String adminHost, int adminPort, Duration shutdownGrace,
+                             Duration stopDelay, int maxConnections, boolean leanHttp1, Duration headTimeout,
+                             Duration idleTimeout) {
 
     /**
      * {@code server.max-connections} by default, sized for the shipped heap: each open connection
@@ -38,7 +41,20 @@ public record ServerSettings(String host, int port, int adminPort, Duration shut
     /** Helidon's own default grace; what a server started without one gets. */
     public static final Duration HELIDON_GRACE = Duration.ofMillis(500);
 
-    /** Stopping at once when asked: no stop delay. */
+    /** Both sockets on one address. */
+    public ServerSettings(String host, int port, int adminPort, Duration shutdownGrace, Duration stopDelay,
+                          int maxConnections, boolean leanHttp1, Duration headTimeout, Duration idleTimeout) {
+        this(host, port, host, adminPort, shutdownGrace, stopDelay, maxConnections, leanHttp1, headTimeout, idleTimeout);
+    }
+
+    /** Both sockets on one address, the default head and idle timeouts. */
+    public ServerSettings(String host, int port, int adminPort, Duration shutdownGrace, Duration stopDelay,
+                          int maxConnections, boolean leanHttp1) {
+        this(host, port, adminPort, shutdownGrace, stopDelay, maxConnections, leanHttp1, DEFAULT_HEAD_TIMEOUT,
+                DEFAULT_IDLE_TIMEOUT);
+    }
+
+    /** Both sockets on one address, stopping at once when asked: no stop delay. */
     public ServerSettings(String host, int port, int adminPort, Duration shutdownGrace) {
         this(host, port, adminPort, shutdownGrace, Duration.ZERO, DEFAULT_MAX_CONNECTIONS, true, DEFAULT_HEAD_TIMEOUT,
                 DEFAULT_IDLE_TIMEOUT);
@@ -46,6 +62,7 @@ public record ServerSettings(String host, int port, int adminPort, Duration shut
 
     public ServerSettings {
         Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(adminHost, "adminHost");
         notNegative("shutdownGrace", shutdownGrace);
         notNegative("stopDelay", stopDelay);
         positive("headTimeout", headTimeout);
@@ -57,8 +74,8 @@ public record ServerSettings(String host, int port, int adminPort, Duration shut
 
     /** The same settings with the observe endpoints on this port instead. */
     public ServerSettings withAdminPort(int port) {
-        return new ServerSettings(host, this.port, port, shutdownGrace, stopDelay, maxConnections, leanHttp1, headTimeout,
-                idleTimeout);
+        return new ServerSettings(host, this.port, adminHost, port, shutdownGrace, stopDelay, maxConnections, leanHttp1,
+                headTimeout, idleTimeout);
     }
 
     private static void positive(String name, Duration value) {

@@ -101,6 +101,25 @@ class AdminSocketTest {
         }
     }
 
+    // The admin port answers the configuration, the backends and any key's owner: an operator
+    // keeps it on a narrower network than the proxy's.
+    @Test
+    void theAdminPortListensOnItsOwnAddressApartFromTheProxy() throws Exception {
+        ServerSettings apart = new ServerSettings("127.0.0.2", 0, "127.0.0.1", 0, Duration.ZERO, Duration.ZERO,
+                ServerSettings.DEFAULT_MAX_CONNECTIONS, TestServers.leanHttp1(), ServerSettings.DEFAULT_HEAD_TIMEOUT,
+                ServerSettings.DEFAULT_IDLE_TIMEOUT);
+        try (RouterServer server = RouterServer.start(apart, RouteTable.build(DefaultRoutes.specs(),
+                PluginRegistry.builtIn()), pool(), ProxySettings.DEFAULTS)) {
+            assertEquals(200, get("127.0.0.1", server.adminPort(), "/observe/health/live").statusCode());
+            assertEquals(200, get("127.0.0.2", server.port(), "/up").statusCode());
+
+            assertThrows(java.net.ConnectException.class, () -> new Socket("127.0.0.2", server.adminPort()).close(),
+                    "the admin port is not on the proxy's address");
+            assertThrows(java.net.ConnectException.class, () -> new Socket("127.0.0.1", server.port()).close(),
+                    "the proxy is not on the admin port's address");
+        }
+    }
+
     @Test
     void observeIsNotAnsweredOnTheProxyPort() throws Exception {
         try (RouterServer server = RouterServer.start(TestServers.settings(Duration.ZERO, Duration.ZERO, ServerSettings.DEFAULT_MAX_CONNECTIONS),
@@ -120,7 +139,11 @@ class AdminSocketTest {
     }
 
     private static HttpResponse<String> get(int port, String path) throws Exception {
-        return CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).build(),
+        return get("127.0.0.1", port, path);
+    }
+
+    private static HttpResponse<String> get(String host, int port, String path) throws Exception {
+        return CLIENT.send(HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + path)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 }

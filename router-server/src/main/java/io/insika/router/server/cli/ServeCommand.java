@@ -25,8 +25,7 @@ final class ServeCommand {
         config.logFormat().applyToRouterLog();
         StopSignal stop = StopSignal.install();
         ReloadSignal hup = ReloadSignal.install();
-        FreePort.require(config.server().host(), config.server().port(), "server.port");
-        FreePort.require(config.server().host(), config.server().adminPort(), "server.admin-port");
+        FreePort.requireBoth(config.server());
         AotCache.describe().ifPresent(line -> LOG.log(System.Logger.Level.INFO, line));
         Router router = Router.start(config, plugins, registry::awaitDone);
         stop.onRepeat(router::hurry);

@@ -66,6 +66,7 @@ public final class RouterConfigLoader {
 
         String host = reader.read(Settings.HOST);
         int port = reader.read(Settings.PORT);
+        String adminHost = reader.read(Settings.ADMIN_HOST);
         int adminPort = reader.read(Settings.ADMIN_PORT);
         Duration grace = reader.read(Settings.SHUTDOWN_GRACE);
         Duration stopDelay = reader.read(Settings.STOP_DELAY);
@@ -111,8 +112,8 @@ public final class RouterConfigLoader {
                 ? Optional.of(new AccessLogTarget(new FileOutputStream(FileDescriptor.out), logFormat))
                 : Optional.empty();
         return new RouterConfig(
-                new ServerSettings(host, port, adminPort, grace, stopDelay, maxConnections, leanHttp1, headTimeout,
-                        idleTimeout),
+                new ServerSettings(host, port, adminHost.isEmpty() ? host : adminHost, adminPort, grace, stopDelay,
+                        maxConnections, leanHttp1, headTimeout, idleTimeout),
                 new StrategySettings(strategy, strategyOptions, strategyChangeOnReload),
                 backends,
                 new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLogTarget,

@@ -41,7 +41,12 @@ public final class Settings {
             "0.0.0.0", RESTART, "Address the proxy listens on.", c -> c.server().host());
     public static final Setting<Integer> PORT = Setting.of("server.port", "INSIKA_ROUTER_PORT", ValueType.listenPort(),
             9090, RESTART, "Port the proxy listens on; 0 picks any free port.", c -> c.server().port());
-    public static final Setting<Integer> ADMIN_PORT = Setting.of("server.admin-port", NO_VARIABLE,
+    public static final Setting<String> ADMIN_HOST = Setting.printed("server.admin-host", "INSIKA_ROUTER_ADMIN_HOST",
+            ValueType.hostOrEmpty(), "", RESTART,
+            "Address the observe endpoints listen on; empty: `server.host`'s. Whoever reaches it reads the"
+                    + " configuration, the backends and any key's owner.",
+            c -> c.server().adminHost());
+    public static final Setting<Integer> ADMIN_PORT = Setting.of("server.admin-port", "INSIKA_ROUTER_ADMIN_PORT",
             ValueType.listenPort(), 9091, RESTART,
             "Port of the observe endpoints, never proxied; never the proxy's port unless both are 0.",
             c -> c.server().adminPort());
@@ -187,11 +192,13 @@ public final class Settings {
             config -> config.routes().size() + " route(s)", RouterConfig::routes, Settings::routesWhole);
 
     /** In the order the loader reads them, which is the order {@code check} prints them. */
-    private static final List<ConfigKey> ALL = List.of(HOST, PORT, ADMIN_PORT, SHUTDOWN_GRACE, STOP_DELAY,
-            MAX_CONNECTIONS, HEAD_TIMEOUT, IDLE_TIMEOUT, LEAN_HTTP1, STRATEGY, STRATEGY_OPTIONS, STRATEGY_CHANGE_ON_RELOAD, BACKEND_MAX_REQUESTS,
+    private static final List<ConfigKey> ALL = List.of(HOST, PORT, ADMIN_HOST, ADMIN_PORT, SHUTDOWN_GRACE, STOP_DELAY,
+            MAX_CONNECTIONS, HEAD_TIMEOUT, IDLE_TIMEOUT, LEAN_HTTP1, STRATEGY, STRATEGY_OPTIONS, STRATEGY_CHANGE_ON_RELOAD,
+            BACKEND_MAX_REQUESTS,
             BACKEND_MAX_TUNNELS, BACKENDS_STATIC, DNS_NAME, DNS_PORT, DNS_INTERVAL, DNS_RESOLVER, DNS_TIMEOUT, DNS_ID,
             DNS_PUBLIC_ADDRESS, HEALTH_DOWN_TIME, HEALTH_PATH, HEALTH_INTERVAL, HEALTH_TIMEOUT, BODY_MAX_BYTES,
-            BACKEND_TIMEOUT, CLIENT_BODY_TIMEOUT, CLIENT_SEND_TIMEOUT, STREAM_IDLE_TIMEOUT, TRUSTED_PROXIES, MAX_REQUESTS, PEEK_BUDGET,
+            BACKEND_TIMEOUT, CLIENT_BODY_TIMEOUT, CLIENT_SEND_TIMEOUT, STREAM_IDLE_TIMEOUT, TRUSTED_PROXIES, MAX_REQUESTS,
+            PEEK_BUDGET,
             ACCESS_LOG, LOG_FORMAT, RELOAD_WATCH_INTERVAL, ROUTES, SESSION_SECRET_FILE,
             SESSION_PREVIOUS_SECRET_FILE);
 

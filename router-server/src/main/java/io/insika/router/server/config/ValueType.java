@@ -131,6 +131,12 @@ record ValueType<T>(String expected, Function<String, Optional<T>> parser, Funct
                 text -> HOST.matcher(text).matches() ? Optional.of(text) : Optional.empty());
     }
 
+    /** Empty for the proxy's host ({@code server.host}), or a host. */
+    static ValueType<String> hostOrEmpty() {
+        return new ValueType<>("empty (server.host's) or a host name or IP address, such as 127.0.0.1",
+                text -> text.isEmpty() || HOST.matcher(text).matches() ? Optional.of(text) : Optional.empty());
+    }
+
     static ValueType<String> word() {
         return new ValueType<>("a name", text -> text.isEmpty() ? Optional.empty() : Optional.of(text));
     }

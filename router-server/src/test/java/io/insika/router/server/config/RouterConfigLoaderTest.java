@@ -134,6 +134,37 @@ class RouterConfigLoaderTest {
     }
 
     @Test
+    void theAdminPortListensWhereTheProxyDoesUnlessItsHostIsGiven() {
+        RouterConfig followed = files.load(FULL, Map.of("INSIKA_ROUTER_HOST", "127.0.0.3"));
+        RouterConfig ownHost = files.load("server: { host: 0.0.0.0, admin-host: 127.0.0.1 }");
+
+        assertThat(followed.server().adminHost(), is("127.0.0.3"));
+        assertThat(followed.origins().of("server.admin-host"), is(ValueSource.DEFAULT));
+        assertThat(ownHost.server().host(), is("0.0.0.0"));
+        assertThat(ownHost.server().adminHost(), is("127.0.0.1"));
+        assertThat(ownHost.origins().of("server.admin-host"), is(ValueSource.YAML));
+    }
+
+    @Test
+    void theAdminHostAndPortVariablesBeatTheYaml() {
+        RouterConfig config = files.load(FULL + "server.admin-host: 10.1.2.3\n", Map.of(
+                "INSIKA_ROUTER_ADMIN_HOST", "127.0.0.1", "INSIKA_ROUTER_ADMIN_PORT", "9191"));
+
+        assertThat(config.server().host(), is("127.0.0.1"));
+        assertThat(config.server().adminHost(), is("127.0.0.1"));
+        assertThat(config.server().adminPort(), is(9191));
+        assertThat(config.origins().of("server.admin-host"), is(ValueSource.ENVIRONMENT));
+        assertThat(config.origins().of("server.admin-port"), is(ValueSource.ENVIRONMENT));
+    }
+
+    @Test
+    void aBadAdminHostIsRefusedNamingTheVariable() {
+        assertThat(files.problems("", Map.of("INSIKA_ROUTER_ADMIN_HOST", "not a host!")), contains(
+                "INSIKA_ROUTER_ADMIN_HOST: [not a host!] (expected: empty (server.host's) or a host name or IP address,"
+                        + " such as 127.0.0.1)"));
+    }
+
+    @Test
     void strategyOptionsWrittenForAnotherStrategyAreDroppedWhenTheEnvironmentSwitches() {
         RouterConfig config = files.load(FULL, Map.of("INSIKA_ROUTER_STRATEGY", "ketama"));
 
