@@ -16,7 +16,8 @@ import io.insika.router.server.config.Settings;
  * {@code GET /observe/config} on the admin port: the configuration the router runs with now (the
  * last reload's, if any), every key of {@link Settings} whole, and the file it was read from with
  * the digest of its bytes. {@code check --against} compares a file with it, key by key, and says
- * whether a reload would apply it. Holds no secret: the configuration has none.
+ * whether a reload would apply it. Holds no secret: a session secret is shown by its one-way
+ * fingerprint, never its bytes or its file's path, and no key of the traffic is in it.
  */
 final class ConfigEndpoint implements Handler {
 
