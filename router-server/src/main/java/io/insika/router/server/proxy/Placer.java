@@ -325,7 +325,7 @@ final class Placer {
     private String describe(Placement miss) {
         return switch (miss) {
             case NOTHING_TO_READ -> "no key: header, query, path or body absent or empty";
-            case KEY_BEYOND_CAP -> "key not within the first " + bodyMaxBytes + " bytes of the body";
+            case KEY_BEYOND_CAP -> "no key within the first " + bodyMaxBytes + " bytes, and the body goes on past them";
             default -> "key absent, or the body is not JSON";
         };
     }

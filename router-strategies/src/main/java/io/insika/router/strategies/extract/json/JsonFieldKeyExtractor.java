@@ -1,5 +1,6 @@
 package io.insika.router.strategies.extract.json;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Optional;
@@ -15,9 +16,11 @@ import io.insika.router.api.KeyExtractor;
 import io.insika.router.api.RequestView;
 
 /**
- * Reads the key from a JSON body with jackson's streaming parser: it walks tokens up to the first
- * occurrence of the wanted field, skips every other value without building it, and stops there,
- * so the body is pulled from the client only as far as the key.
+ * Reads the key from a JSON body with jackson's streaming parser, the way the common parsers
+ * (JSON.parse, Python's json, Go, Jackson databind) read the field: the last occurrence wins at
+ * every level of the path. So the whole document is walked, other values skipped without being
+ * built, and a key is given only when the document ended within the body prefix: any part of it
+ * left unread could hold a later occurrence.
  */
 final class JsonFieldKeyExtractor implements KeyExtractor {
 
@@ -76,50 +79,53 @@ final class JsonFieldKeyExtractor implements KeyExtractor {
         return true;
     }
 
+    // Nothing after the document is read: no parser takes another value from it. A strict one
+    // (JSON.parse, Python's json) refuses the whole body, a streaming one (Go's json.Decoder,
+    // Jackson's ObjectMapper) stops at this first value too.
     private Optional<String> find(JsonParser parser) throws IOException {
+        return keyIn(parser, parser.nextToken(), 0);
+    }
+
+    // Reads the value the parser is on to its end; returns the key the path from this step names in it.
+    private Optional<String> keyIn(JsonParser parser, JsonToken token, int step) throws IOException {
+        if (step == path.steps().size()) {
+            return keyAt(parser, token);
+        }
+        FieldPath.Step next = path.steps().get(step);
+        Optional<String> key = Optional.empty();
+        if (token == JsonToken.START_OBJECT) {
+            for (JsonToken name = inside(parser); name == JsonToken.FIELD_NAME; name = inside(parser)) {
+                boolean wanted = next.name().equals(parser.currentName());
+                JsonToken value = inside(parser);
+                if (wanted) {
+                    key = keyIn(parser, value, step + 1); // a later occurrence replaces it, whatever it holds
+                } else {
+                    parser.skipChildren(); // iterative in jackson: a deep value cannot overflow the stack
+                }
+            }
+        } else if (token == JsonToken.START_ARRAY && next.index() >= 0) {
+            int index = 0;
+            for (JsonToken value = inside(parser); value != JsonToken.END_ARRAY; value = inside(parser)) {
+                if (index++ == next.index()) {
+                    key = keyIn(parser, value, step + 1);
+                } else {
+                    parser.skipChildren();
+                }
+            }
+        } else {
+            parser.skipChildren();
+        }
+        return key;
+    }
+
+    // Jackson reports a body that ends inside an object or array as an error; this makes sure of it,
+    // since a document cut short must never yield the key.
+    private static JsonToken inside(JsonParser parser) throws IOException {
         JsonToken token = parser.nextToken();
-        for (FieldPath.Step step : path.steps()) {
-            boolean entered;
-            if (token == JsonToken.START_OBJECT) {
-                entered = enterField(parser, step.name());
-            } else if (token == JsonToken.START_ARRAY && step.index() >= 0) {
-                entered = enterElement(parser, step.index());
-            } else {
-                entered = false;
-            }
-            if (!entered) {
-                return Optional.empty();
-            }
-            token = parser.currentToken();
+        if (token == null) {
+            throw new EOFException("the body ended inside the document");
         }
-        return keyAt(parser, token);
-    }
-
-    // Leaves the parser on the value of the object's first field with this name: first one wins.
-    private static boolean enterField(JsonParser parser, String name) throws IOException {
-        for (JsonToken token = parser.nextToken(); token == JsonToken.FIELD_NAME; token = parser.nextToken()) {
-            boolean wanted = name.equals(parser.currentName());
-            parser.nextToken();
-            if (wanted) {
-                return true;
-            }
-            // Iterative in jackson, so even a deep value cannot overflow the stack.
-            parser.skipChildren();
-        }
-        return false;
-    }
-
-    private static boolean enterElement(JsonParser parser, int index) throws IOException {
-        for (int i = 0; ; i++) {
-            JsonToken token = parser.nextToken();
-            if (token == null || token == JsonToken.END_ARRAY) {
-                return false;
-            }
-            if (i == index) {
-                return true;
-            }
-            parser.skipChildren();
-        }
+        return token;
     }
 
     private static Optional<String> keyAt(JsonParser parser, JsonToken token) throws IOException {
@@ -127,13 +133,9 @@ final class JsonFieldKeyExtractor implements KeyExtractor {
         if (token == JsonToken.VALUE_STRING) {
             key = parser.getText();
         } else if (token == JsonToken.VALUE_NUMBER_INT || token == JsonToken.VALUE_NUMBER_FLOAT) {
-            key = parser.getText();
-            // A number cut off by the prefix's end looks complete ("12" of "123"): trust it only
-            // when the JSON after it still parses.
-            if (parser.nextToken() == null) {
-                return Optional.empty();
-            }
+            key = NumberKeyText.of(parser.getText());
         } else {
+            parser.skipChildren();
             return Optional.empty();
         }
         return key.isBlank() || key.length() > MAX_KEY_LENGTH ? Optional.empty() : Optional.of(key);

@@ -11,11 +11,12 @@ import io.insika.router.api.PluginOptions;
  * {@code json-field}: the key is a string or number in the JSON body, named either by a top-level
  * {@code field} or by a JSON Pointer ({@code pointer}, RFC 6901) for a nested one.
  *
- * <p>Decisions, documented in {@code docs/plugins.md}: the first occurrence of a field wins; a
- * number is the key as sent ({@code 1.5e3} stays {@code 1.5e3}); {@code null}, booleans, objects,
- * arrays, empty or blank strings and values longer than {@value JsonFieldKeyExtractor#MAX_KEY_LENGTH}
- * chars are no key; a body nested deeper than {@value JsonFieldKeyExtractor#MAX_NESTING_DEPTH}
- * levels before the key is no key.
+ * <p>Decisions, documented in {@code docs/plugins.md}: the field is read as JSON.parse and Python's
+ * json read it, so the last occurrence wins at every level; a key is given only when the whole
+ * document ended within {@code body-max-bytes}; a number is its value written as JavaScript writes
+ * it ({@code 1.5e3} is {@code 1500}); {@code null}, booleans, objects, arrays, empty or blank
+ * strings and values longer than {@value JsonFieldKeyExtractor#MAX_KEY_LENGTH} chars are no key; a
+ * body nested deeper than {@value JsonFieldKeyExtractor#MAX_NESTING_DEPTH} levels is no key.
  */
 public final class JsonFieldKeyExtractorProvider implements KeyExtractorProvider {
 

@@ -42,6 +42,18 @@ class JsonPointerKeyExtractorTest {
     }
 
     @Test
+    void lastOccurrenceWinsAtEveryLevelOfThePath() {
+        String body = "{\"session\":{\"id\":\"a\"},\"session\":{\"id\":\"b\",\"id\":\"c\"}}";
+        assertThat(pointer("/session/id").extract(jsonBody(body)), is(Optional.of("c")));
+    }
+
+    @Test
+    void laterOuterObjectWithoutTheFieldLeavesNoKey() {
+        assertThat(pointer("/session/id").extract(jsonBody("{\"session\":{\"id\":\"a\"},\"session\":{}}")),
+                is(Optional.empty()));
+    }
+
+    @Test
     void indexPastTheEndOfTheArrayIsNoKey() {
         assertThat(pointer("/items/3").extract(jsonBody("{\"items\":[\"a\",\"b\"]}")), is(Optional.empty()));
     }
@@ -85,8 +97,8 @@ class JsonPointerKeyExtractorTest {
     }
 
     @Test
-    void nestedNumberIsTheKeyAsSent() {
-        assertThat(pointer("/a/b").extract(jsonBody("{\"a\":{\"b\":-1.0e-2}}")), is(Optional.of("-1.0e-2")));
+    void nestedNumberIsTheKeyAsJavaScriptWritesIt() {
+        assertThat(pointer("/a/b").extract(jsonBody("{\"a\":{\"b\":-1.0e-2}}")), is(Optional.of("-0.01")));
     }
 
     @Test
