@@ -3,9 +3,10 @@
 #   dnsmasq: the DNS discovery tests run a real DNS server on a loopback port. dnsmasq-base
 #            is the binary alone; the dnsmasq package would also start a system service.
 #   nodejs, npm, python3: the route-token tests run the JavaScript and Python reference
-#            implementations in clients/ against the Java one; SocketIoClientTest installs
-#            npm's socket.io and socket.io-client (clients/socketio-check) on first use, and
-#            McpSessionsTest npm's @modelcontextprotocol/sdk (clients/mcp-check).
+#            implementations in clients/ against the Java one, and JsonKeyVectorsTest the
+#            json-field vectors against Node's JSON.parse and Python's json; SocketIoClientTest
+#            installs npm's socket.io and socket.io-client (clients/socketio-check) on first use,
+#            and McpSessionsTest npm's @modelcontextprotocol/sdk (clients/mcp-check).
 #   python3-xxhash: the Python owner(key, ids) reference's rendezvous (PyPI is not reachable),
 #            run with Debian's /usr/bin/python3.
 #   chromium: StatusPageTest loads the admin status page in headless Chromium and checks what
