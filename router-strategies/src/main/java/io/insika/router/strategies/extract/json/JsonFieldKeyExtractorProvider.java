@@ -12,9 +12,10 @@ import io.insika.router.api.PluginOptions;
  * {@code field} or by a JSON Pointer ({@code pointer}, RFC 6901) for a nested one.
  *
  * <p>Decisions, documented in {@code docs/plugins.md}: the field is read as JSON.parse and Python's
- * json read it, so the last occurrence wins at every level; a key is given only when the whole
- * document ended within {@code body-max-bytes}; a number is its value written as JavaScript writes
- * it ({@code 1.5e3} is {@code 1500}); {@code null}, booleans, objects, arrays, empty or blank
+ * json read it, so the last occurrence wins at every level; of a document longer than
+ * {@code body-max-bytes}, the last occurrence within the cap wins, and one whose value the cap
+ * cuts gives no key; a number is its value written as JavaScript writes it ({@code 1.5e3} is
+ * {@code 1500}); {@code null}, booleans, objects, arrays, empty or blank
  * strings and values longer than {@value JsonFieldKeyExtractor#MAX_KEY_LENGTH} chars are no key; a
  * body nested deeper than {@value JsonFieldKeyExtractor#MAX_NESTING_DEPTH} levels is no key.
  */
