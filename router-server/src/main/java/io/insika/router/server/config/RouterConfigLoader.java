@@ -89,9 +89,11 @@ public final class RouterConfigLoader {
         Duration backendTimeout = reader.read(Settings.BACKEND_TIMEOUT);
         Duration clientBodyTimeout = reader.read(Settings.CLIENT_BODY_TIMEOUT);
         Duration clientSendTimeout = reader.read(Settings.CLIENT_SEND_TIMEOUT);
+        long clientBodyMinRate = reader.read(Settings.CLIENT_BODY_MIN_RATE);
         Duration streamIdleTimeout = reader.read(Settings.STREAM_IDLE_TIMEOUT);
         TrustedProxies trustedProxies = reader.read(Settings.TRUSTED_PROXIES);
         int maxRequests = reader.read(Settings.MAX_REQUESTS);
+        int maxTunnels = reader.read(Settings.MAX_TUNNELS);
         int peekBudget = reader.read(Settings.PEEK_BUDGET);
         boolean accessLog = reader.read(Settings.ACCESS_LOG);
         LogFormat logFormat = reader.read(Settings.LOG_FORMAT);
@@ -117,7 +119,8 @@ public final class RouterConfigLoader {
                 new StrategySettings(strategy, strategyOptions, strategyChangeOnReload),
                 backends,
                 new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLogTarget,
-                        trustedProxies, maxRequests, peekBudget, capacity, health, sessions, streamIdleTimeout),
+                        trustedProxies, maxRequests, peekBudget, capacity, health, sessions, streamIdleTimeout,
+                        maxTunnels, clientBodyMinRate),
                 routes, logFormat, reloadWatch,
                 new ConfigOrigins(file.map(Path::toString), reader.origins(), read.sha256()));
     }

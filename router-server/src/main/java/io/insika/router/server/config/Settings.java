@@ -18,6 +18,7 @@ import io.insika.router.server.backends.HealthSettings;
 import io.insika.router.server.logging.LogFormat;
 import io.insika.router.server.proxy.ProxySettings;
 import io.insika.router.server.proxy.TrustedProxies;
+import io.insika.router.server.proxy.TunnelSlots;
 
 import static io.insika.router.server.config.Reload.LIVE;
 import static io.insika.router.server.config.Reload.OPT_IN;
@@ -149,6 +150,11 @@ public final class Settings {
     public static final Setting<Duration> CLIENT_SEND_TIMEOUT = Setting.of("proxy.client-send-timeout",
             "INSIKA_ROUTER_CLIENT_SEND_TIMEOUT", ValueType.positiveDuration(), ProxySettings.DEFAULT_CLIENT_SEND_TIMEOUT,
             LIVE, "The longest a client may leave its answer unread.", c -> c.proxy().clientSendTimeout());
+    public static final Setting<Integer> CLIENT_BODY_MIN_RATE = Setting.of("proxy.client-body-min-rate",
+            "INSIKA_ROUTER_CLIENT_BODY_MIN_RATE", ValueType.integer(0, Integer.MAX_VALUE,
+                    "a whole number of bytes a second from 0 to 2147483647"),
+            (int) ProxySettings.DEFAULT_CLIENT_BODY_MIN_RATE, LIVE, "Bytes a second a request body must average once it took longer than client-body-timeout; 0: no floor.",
+            c -> (int) c.proxy().clientBodyMinRate());
     public static final Setting<Duration> STREAM_IDLE_TIMEOUT = Setting.of("proxy.stream-idle-timeout",
             "INSIKA_ROUTER_STREAM_IDLE_TIMEOUT", ValueType.durationOrZero(), ProxySettings.DEFAULT_STREAM_IDLE_TIMEOUT,
             LIVE, "The longest a backend may stay silent once an event stream began; `0s` for no limit.",
@@ -161,6 +167,12 @@ public final class Settings {
     public static final Setting<Integer> MAX_REQUESTS = Setting.of("proxy.max-requests", "INSIKA_ROUTER_MAX_REQUESTS",
             CONNECTIONS, ProxySettings.DEFAULT_MAX_REQUESTS, RESTART,
             "Proxied requests in flight at once; past it, the retry envelope.", c -> c.proxy().maxRequests());
+    public static final Setting<Integer> MAX_TUNNELS = Setting.printed("proxy.max-tunnels", "INSIKA_ROUTER_MAX_TUNNELS",
+            ValueType.integer(0, 1_000_000, "a whole number from 0 to 1000000"), 0, RESTART,
+            "WebSocket tunnels open at once through the router; past it, the retry envelope. 0: as many as the heap"
+                    + " allows.",
+            c -> c.proxy().maxTunnels() > 0 ? Integer.toString(c.proxy().maxTunnels())
+                    : "0 (" + new TunnelSlots(0).limit() + " for this heap)");
     public static final Setting<Integer> PEEK_BUDGET = Setting.of("proxy.peek-budget", "INSIKA_ROUTER_PEEK_BUDGET",
             ValueType.integer(0, Integer.MAX_VALUE, "a whole number of bytes from 0 to 2147483647"),
             ProxySettings.DEFAULT_PEEK_BUDGET, RESTART, "Bytes all key peeks may hold together beyond 8 KiB each.",
@@ -197,8 +209,9 @@ public final class Settings {
             BACKEND_MAX_REQUESTS,
             BACKEND_MAX_TUNNELS, BACKENDS_STATIC, DNS_NAME, DNS_PORT, DNS_INTERVAL, DNS_RESOLVER, DNS_TIMEOUT, DNS_ID,
             DNS_PUBLIC_ADDRESS, HEALTH_DOWN_TIME, HEALTH_PATH, HEALTH_INTERVAL, HEALTH_TIMEOUT, BODY_MAX_BYTES,
-            BACKEND_TIMEOUT, CLIENT_BODY_TIMEOUT, CLIENT_SEND_TIMEOUT, STREAM_IDLE_TIMEOUT, TRUSTED_PROXIES, MAX_REQUESTS,
-            PEEK_BUDGET,
+            BACKEND_TIMEOUT, CLIENT_BODY_TIMEOUT, CLIENT_SEND_TIMEOUT, CLIENT_BODY_MIN_RATE,
+            STREAM_IDLE_TIMEOUT, TRUSTED_PROXIES, MAX_REQUESTS,
+            MAX_TUNNELS, PEEK_BUDGET,
             ACCESS_LOG, LOG_FORMAT, RELOAD_WATCH_INTERVAL, ROUTES, SESSION_SECRET_FILE,
             SESSION_PREVIOUS_SECRET_FILE);
 

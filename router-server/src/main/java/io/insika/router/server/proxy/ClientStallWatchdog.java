@@ -47,9 +47,11 @@ final class ClientStallWatchdog implements AutoCloseable {
     private volatile Direction body;
     private volatile Direction send;
     private volatile long tickMillis;
+    // bytes per second a body must average once the body timeout has passed; 0: no floor
+    private volatile long minRate;
 
-    ClientStallWatchdog(Duration bodyTimeout, Duration sendTimeout) {
-        timeouts(bodyTimeout, sendTimeout);
+    ClientStallWatchdog(Duration bodyTimeout, Duration sendTimeout, long bodyMinRate) {
+        timeouts(bodyTimeout, sendTimeout, bodyMinRate);
         this.watchdog = Thread.ofVirtual().name("insika-client-watchdog").start(this::watch);
     }
 
@@ -57,16 +59,17 @@ final class ClientStallWatchdog implements AutoCloseable {
      * Sets the limits of the streams watched from now on; streams already watched keep theirs,
      * as a request in flight keeps the configuration it started with.
      */
-    void timeouts(Duration bodyTimeout, Duration sendTimeout) {
+    void timeouts(Duration bodyTimeout, Duration sendTimeout, long bodyMinRate) {
+        minRate = bodyMinRate;
         body = new Direction(bodyTimeout, bodyCuts, ClientBodyTimeoutException::new);
         send = new Direction(sendTimeout, sendCuts, ClientSendTimeoutException::new);
         // A timeout fires between 1 and 1.25 times its length; a shorter one takes effect within a tick.
         tickMillis = Math.max(10, Math.min(1_000, Math.min(bodyTimeout.toMillis(), sendTimeout.toMillis()) / 4));
     }
 
-    /** A body stream whose reads are watched. */
+    /** A body stream whose reads are watched, each one and their rate. */
     InputStream watch(InputStream body) {
-        return new WatchedBody(body, this.body);
+        return new WatchedBody(body, this.body, minRate);
     }
 
     /** An answer stream whose writes (and flushes) are watched. */
@@ -219,10 +222,14 @@ final class ClientStallWatchdog implements AutoCloseable {
     private final class WatchedBody extends FilterInputStream {
 
         private final Direction body;
+        private final long minRate;
+        private final long started = System.nanoTime();
+        private long bytes;
 
-        WatchedBody(InputStream in, Direction body) {
+        WatchedBody(InputStream in, Direction body, long minRate) {
             super(in);
             this.body = body;
+            this.minRate = minRate;
         }
 
         @Override
@@ -233,7 +240,23 @@ final class ClientStallWatchdog implements AutoCloseable {
 
         @Override
         public int read(byte[] buffer, int offset, int length) throws IOException {
-            return (int) watched(body, () -> in.read(buffer, offset, length));
+            int n = (int) watched(body, () -> in.read(buffer, offset, length));
+            if (n > 0 && minRate > 0) {
+                bytes += n;
+                tooSlow();
+            }
+            return n;
+        }
+
+        // Each read may take up to the body timeout, so a trickle of a byte per read would hold
+        // the request's slot for as long as it liked: past the body timeout the body must also
+        // have averaged minRate bytes a second (Apache's mod_reqtimeout, MinRate).
+        private void tooSlow() throws ClientBodyTimeoutException {
+            long allowed = body.limit().toNanos() + bytes * 1_000_000_000L / minRate;
+            if (System.nanoTime() - started > allowed) {
+                bodyCuts.increment();
+                throw new ClientBodyTimeoutException(bytes, minRate);
+            }
         }
     }
 
@@ -285,6 +308,10 @@ final class ClientStallWatchdog implements AutoCloseable {
 
         ClientBodyTimeoutException(Duration timeout) {
             super("the client sent no body bytes for " + timeout.toMillis() + " ms");
+        }
+
+        ClientBodyTimeoutException(long bytes, long minRate) {
+            super("the client sent its body slower than " + minRate + " bytes/s (" + bytes + " bytes so far)");
         }
     }
 

@@ -40,6 +40,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     private final LongAdder overloadRefusals = new LongAdder();
     private final LongAdder redispatches = new LongAdder();
     private final PeekBudget peekBudget;
+    private final TunnelSlots tunnels;
     private final Redirector redirector;
     private final PluginFailureLog pluginFailures = new PluginFailureLog();
     // made the first time a configuration turns it on, and kept until close: a request still
@@ -60,7 +61,8 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         this.pool = pool;
         this.states = states;
         this.metrics = metrics;
-        this.clientWatchdog = new ClientStallWatchdog(settings.clientBodyTimeout(), settings.clientSendTimeout());
+        this.clientWatchdog = new ClientStallWatchdog(settings.clientBodyTimeout(), settings.clientSendTimeout(),
+                settings.clientBodyMinRate());
         metrics.counter("client_body_timeouts", "Requests cut because their client paused too long mid-body",
                 clientWatchdog::bodyTimeouts);
         metrics.counter("client_send_timeouts", "Answers cut because their client stopped reading",
@@ -72,6 +74,11 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         metrics.gauge("backend_connections", "Connections open to backends, busy, idle or tunnelling",
                 client::openCount);
         this.requestSlots = new Semaphore(settings.maxRequests());
+        this.tunnels = new TunnelSlots(settings.maxTunnels());
+        metrics.gauge("tunnels", "WebSocket tunnels open through the router", tunnels::open);
+        metrics.gauge("tunnels_limit", "proxy.max-tunnels, or what the heap allows", tunnels::limit);
+        metrics.counter("tunnel_refusals", "Upgrades answered with the retry envelope: proxy.max-tunnels were open",
+                tunnels::refused);
         this.peekBudget = new PeekBudget(settings.peekBudget());
         this.redirector = new Redirector(metrics);
         metrics.counter("overload_refusals", "Requests answered with the retry envelope because the router was full:"
@@ -96,13 +103,13 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         states.capacity(settings.capacity());
         client.timeout(settings.backendTimeout());
         client.streamIdleTimeout(settings.streamIdleTimeout());
-        clientWatchdog.timeouts(settings.clientBodyTimeout(), settings.clientSendTimeout());
+        clientWatchdog.timeouts(settings.clientBodyTimeout(), settings.clientSendTimeout(), settings.clientBodyMinRate());
         parts = parts(routes, settings);
     }
 
     private ProxyParts parts(RouteTable routes, ProxySettings settings) {
         return new ProxyParts(settings, new Placer(routes, pool, states, metrics, settings.bodyMaxBytes(),
-                settings.sessions(), pluginFailures), client, metrics, accessLog(settings));
+                settings.sessions(), pluginFailures), client, metrics, accessLog(settings), tunnels);
     }
 
     private synchronized AccessLog accessLog(ProxySettings settings) {

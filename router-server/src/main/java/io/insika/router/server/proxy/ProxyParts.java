@@ -19,9 +19,10 @@ import io.insika.router.server.upstream.Exchange;
  * @param client    the connections to the backends (the same across reloads)
  * @param metrics   what the admin port exports
  * @param accessLog the access log, or {@code null} when it is off
+ * @param tunnels   the router's tunnel slots (the same across reloads)
  */
 record ProxyParts(ProxySettings settings, Placer placer, BackendClient client, RouterMetrics metrics,
-                  AccessLog accessLog) {
+                  AccessLog accessLog, TunnelSlots tunnels) {
 
     /** The peers whose forwarding headers are believed. */
     TrustedProxies trustedProxies() {

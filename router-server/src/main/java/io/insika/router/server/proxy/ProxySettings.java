@@ -34,12 +34,16 @@ import io.insika.router.server.session.SessionSeal;
  *                          {@link SessionSeal#NONE} when no secret is configured
  * @param streamIdleTimeout the longest a backend may stay silent once an event stream's head
  *                          reached the client (instead of {@code backendTimeout}); zero for no limit
+ * @param maxTunnels        WebSocket tunnels open at once through the router; 0 for as many as the
+ *                          heap allows ({@link TunnelSlots#forHeap})
+ * @param clientBodyMinRate bytes per second a request body must average once it has taken longer
+ *                          than {@code clientBodyTimeout}; 0 for no floor
  */
 public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration clientBodyTimeout,
                             Duration clientSendTimeout, Optional<AccessLogTarget> accessLog,
                             TrustedProxies trustedProxies, int maxRequests, int peekBudget,
                             BackendCapacity capacity, HealthSettings health, SessionSeal sessions,
-                            Duration streamIdleTimeout) {
+                            Duration streamIdleTimeout, int maxTunnels, long clientBodyMinRate) {
 
     /** As nginx's {@code client_body_timeout}. */
     public static final Duration DEFAULT_CLIENT_BODY_TIMEOUT = Duration.ofSeconds(60);
@@ -47,6 +51,8 @@ public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration 
     public static final Duration DEFAULT_CLIENT_SEND_TIMEOUT = Duration.ofSeconds(60);
     /** Sized for the shipped heap's 64 MiB old generation: each request holds up to ~50 KiB of buffers besides its peek. */
     public static final int DEFAULT_MAX_REQUESTS = 1024;
+    /** As Apache's mod_reqtimeout's MinRate: 500 bytes a second. */
+    public static final long DEFAULT_CLIENT_BODY_MIN_RATE = 500;
     /** As long as an MCP server's notification stream may rightly stay quiet, and no longer. */
     public static final Duration DEFAULT_STREAM_IDLE_TIMEOUT = Duration.ofHours(1);
     /** Half the shipped heap's 64 MiB old generation. */
@@ -58,7 +64,8 @@ public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration 
     public ProxySettings(int bodyMaxBytes, Duration backendTimeout) {
         this(bodyMaxBytes, backendTimeout, DEFAULT_CLIENT_BODY_TIMEOUT, DEFAULT_CLIENT_SEND_TIMEOUT, Optional.empty(),
                 TrustedProxies.NONE, DEFAULT_MAX_REQUESTS, DEFAULT_PEEK_BUDGET, BackendCapacity.UNLIMITED,
-                HealthSettings.DEFAULTS, SessionSeal.NONE, DEFAULT_STREAM_IDLE_TIMEOUT);
+                HealthSettings.DEFAULTS, SessionSeal.NONE, DEFAULT_STREAM_IDLE_TIMEOUT, 0,
+                DEFAULT_CLIENT_BODY_MIN_RATE);
     }
 
     public ProxySettings {
@@ -80,6 +87,12 @@ public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration 
         Objects.requireNonNull(health, "health");
         Objects.requireNonNull(sessions, "sessions");
         Objects.requireNonNull(streamIdleTimeout, "streamIdleTimeout");
+        if (clientBodyMinRate < 0) {
+            throw new IllegalArgumentException("client-body-min-rate: [" + clientBodyMinRate + "] (expected: >= 0)");
+        }
+        if (maxTunnels < 0) {
+            throw new IllegalArgumentException("max-tunnels: [" + maxTunnels + "] (expected: >= 0)");
+        }
         if (streamIdleTimeout.isNegative()) {
             throw new IllegalArgumentException("stream-idle-timeout: [" + streamIdleTimeout + "] (expected: >= 0)");
         }
@@ -94,55 +107,62 @@ public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration 
     public ProxySettings withAccessLog(OutputStream out, LogFormat format) {
         return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout,
                 Optional.of(new AccessLogTarget(out, format)), trustedProxies, maxRequests, peekBudget, capacity, health,
-                sessions, streamIdleTimeout);
+                sessions, streamIdleTimeout, maxTunnels, clientBodyMinRate);
     }
 
     /** These settings, with this client body timeout. */
     public ProxySettings withClientBodyTimeout(Duration timeout) {
         return new ProxySettings(bodyMaxBytes, backendTimeout, timeout, clientSendTimeout, accessLog, trustedProxies,
-                maxRequests, peekBudget, capacity, health, sessions, streamIdleTimeout);
+                maxRequests, peekBudget, capacity, health, sessions, streamIdleTimeout, maxTunnels, clientBodyMinRate);
     }
 
     /** These settings, with this client send timeout. */
     public ProxySettings withClientSendTimeout(Duration timeout) {
         return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, timeout, accessLog, trustedProxies,
-                maxRequests, peekBudget, capacity, health, sessions, streamIdleTimeout);
+                maxRequests, peekBudget, capacity, health, sessions, streamIdleTimeout, maxTunnels, clientBodyMinRate);
     }
 
     /** These settings, believing the forwarding headers of these peers. */
     public ProxySettings withTrustedProxies(TrustedProxies trusted) {
         return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog, trusted,
-                maxRequests, peekBudget, capacity, health, sessions, streamIdleTimeout);
+                maxRequests, peekBudget, capacity, health, sessions, streamIdleTimeout, maxTunnels, clientBodyMinRate);
     }
 
     /** These settings, with these overload limits. */
     public ProxySettings withLimits(int requests, int budget) {
         return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog,
-                trustedProxies, requests, budget, capacity, health, sessions, streamIdleTimeout);
+                trustedProxies, requests, budget, capacity, health, sessions, streamIdleTimeout, maxTunnels, clientBodyMinRate);
     }
 
     /** These settings, with these backend slots. */
     public ProxySettings withCapacity(BackendCapacity slots) {
         return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog,
-                trustedProxies, maxRequests, peekBudget, slots, health, sessions, streamIdleTimeout);
+                trustedProxies, maxRequests, peekBudget, slots, health, sessions, streamIdleTimeout, maxTunnels, clientBodyMinRate);
     }
 
     /** These settings, with this health checking. */
     public ProxySettings withHealth(HealthSettings checks) {
         return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog,
-                trustedProxies, maxRequests, peekBudget, capacity, checks, sessions, streamIdleTimeout);
+                trustedProxies, maxRequests, peekBudget, capacity, checks, sessions, streamIdleTimeout, maxTunnels, clientBodyMinRate);
     }
 
     /** These settings, sealing learned session keys with this seal. */
     public ProxySettings withSessions(SessionSeal seal) {
         return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog,
-                trustedProxies, maxRequests, peekBudget, capacity, health, seal, streamIdleTimeout);
+                trustedProxies, maxRequests, peekBudget, capacity, health, seal, streamIdleTimeout, maxTunnels, clientBodyMinRate);
     }
 
     /** These settings, with this limit on an event stream's silences. */
     public ProxySettings withStreamIdleTimeout(Duration timeout) {
         return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog,
-                trustedProxies, maxRequests, peekBudget, capacity, health, sessions, timeout);
+                trustedProxies, maxRequests, peekBudget, capacity, health, sessions, timeout, maxTunnels, clientBodyMinRate);
+    }
+
+    /** These settings, with this floor on a long upload's average rate. */
+    public ProxySettings withClientBodyMinRate(long bytesPerSecond) {
+        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog,
+                trustedProxies, maxRequests, peekBudget, capacity, health, sessions, streamIdleTimeout, maxTunnels,
+                bytesPerSecond);
     }
 
     private static void positive(String name, Duration value) {

@@ -88,12 +88,23 @@ final class UpgradeTunnel implements Http1Upgrader {
             return null; // no backends: the proxy answers with the envelope
         }
         BackendState state = placed.slot();
+        if (!parts.tunnels().tryTake()) {
+            // as many tunnels as the heap holds: the retry envelope, before any backend hears of it
+            state.endTunnel();
+            parts.placer().count(placed);
+            byte[] answer = ProxyFailure.OVERLOADED.closingAnswer();
+            writeNow(ctx, answer);
+            log(parts, client, prologue, requestHeaders, ProxyFailure.OVERLOADED.status().code(), answer.length, placed,
+                    ProxyFailure.OVERLOADED.label(), started);
+            return new TunnelConnection.Closed();
+        }
         Exchange backend;
         try {
             backend = parts.connect(owner.get(), state);
         } catch (IOException | RuntimeException e) {
             LOGGER.log(System.Logger.Level.DEBUG, "cannot connect to " + owner.get().id() + " for an upgrade", e);
             state.endTunnel();
+            parts.tunnels().give();
             return null; // nothing sent: the proxy places it again, and finds the owner down
         }
         parts.placer().count(placed);
@@ -115,6 +126,7 @@ final class UpgradeTunnel implements Http1Upgrader {
                 backend.becomeTunnel();
                 return new TunnelConnection(ctx, backend, parts.metrics(), bytes -> {
                     state.endTunnel();
+                    parts.tunnels().give();
                     log(parts, client, prologue, requestHeaders, 101, bytes, placed, null, started);
                 });
             }
@@ -139,6 +151,7 @@ final class UpgradeTunnel implements Http1Upgrader {
         }
         backend.discard();
         state.endTunnel();
+        parts.tunnels().give();
         return new TunnelConnection.Closed(); // the answer is out; Helidon closes the connection
     }
 

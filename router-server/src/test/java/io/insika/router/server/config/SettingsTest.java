@@ -62,7 +62,8 @@ class SettingsTest {
     void onlyTheProxyingKeysAreReloadableAndTheStrategyOnlyWithTheOptIn() {
         assertThat(keys(Reload.LIVE), is(List.of("strategy.allow-change-on-reload", "backends.max-requests",
                 "backends.max-tunnels", "backends.static", "proxy.body-max-bytes", "proxy.backend-timeout",
-                "proxy.client-body-timeout", "proxy.client-send-timeout", "proxy.stream-idle-timeout",
+                "proxy.client-body-timeout", "proxy.client-send-timeout", "proxy.client-body-min-rate",
+                "proxy.stream-idle-timeout",
                 "proxy.trusted-proxies", "proxy.access-log",
                 "routes")));
         assertThat(keys(Reload.OPT_IN), is(List.of("strategy.name", "strategy.options")));

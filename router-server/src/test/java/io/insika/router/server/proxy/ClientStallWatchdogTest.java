@@ -43,7 +43,7 @@ class ClientStallWatchdogTest {
                  }
              };
              ServerSocket server = new ServerSocket(0, stalled, InetAddress.getLoopbackAddress());
-             ClientStallWatchdog watchdog = new ClientStallWatchdog(STALL_TIMEOUT, STALL_TIMEOUT)) {
+             ClientStallWatchdog watchdog = new ClientStallWatchdog(STALL_TIMEOUT, STALL_TIMEOUT, 0)) {
             List<Future<Throwable>> outcomes = new ArrayList<>();
             for (int i = 0; i < stalled; i++) {
                 Socket client = new Socket(InetAddress.getLoopbackAddress(), server.getLocalPort());
@@ -70,7 +70,7 @@ class ClientStallWatchdogTest {
 
     @Test
     void aCallThatReturnsIsNoLongerWatched() throws Exception {
-        try (ClientStallWatchdog watchdog = new ClientStallWatchdog(TIMEOUT, TIMEOUT);
+        try (ClientStallWatchdog watchdog = new ClientStallWatchdog(TIMEOUT, TIMEOUT, 0);
              ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<Integer>> reads = new ArrayList<>();
             for (int i = 0; i < 1_000; i++) {

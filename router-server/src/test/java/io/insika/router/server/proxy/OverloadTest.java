@@ -98,6 +98,42 @@ class OverloadTest {
         }
     }
 
+    @Test
+    void uploadsTrickledAtMaxRequestsLoseTheirSlotsToTheMinimumRate() throws Exception {
+        // each pause is under client-body-timeout, so only the rate floor can end them
+        RouterFixture router = routers.withBackends(1, ProxySettings.DEFAULTS.withLimits(4, 1 << 20)
+                .withClientBodyTimeout(Duration.ofMillis(600)).withClientBodyMinRate(500));
+        List<Socket> trickles = new ArrayList<>();
+        try {
+            for (int i = 0; i < 4; i++) {
+                Socket socket = new Socket("127.0.0.1", router.port());
+                socket.getOutputStream().write(("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
+                trickles.add(socket);
+            }
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            int status = 0;
+            while (System.nanoTime() < deadline && status != 200) {
+                for (Socket socket : trickles) {
+                    try {
+                        socket.getOutputStream().write('x');
+                    } catch (IOException cut) {
+                        // the router closed it: what the test waits for
+                    }
+                }
+                status = CLIENT.send(HttpRequest.newBuilder(router.uri("/studio/x")).build(),
+                        HttpResponse.BodyHandlers.discarding()).statusCode();
+                Thread.sleep(200);
+            }
+            assertThat("a request finds a slot once the trickles were cut", status, is(200));
+            assertThat(Scrape.of(router.adminPort()).sum("insika_router_client_body_timeouts_total") >= 1, is(true));
+        } finally {
+            for (Socket socket : trickles) {
+                socket.close();
+            }
+        }
+    }
+
     // What a connection past the limit is answered, to its end (the router closes it)
     private static String overLimit(int port, String request) throws IOException {
         try (Socket socket = new Socket("127.0.0.1", port)) {
