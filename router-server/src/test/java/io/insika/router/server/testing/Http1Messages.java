@@ -89,6 +89,16 @@ public final class Http1Messages {
         return new Http1Messages(in, true, false, null).next();
     }
 
+    /**
+     * A strict reader of one answer off a live stream, for a client that sends its requests one
+     * at a time on one connection; it reads nothing past the answer's end.
+     *
+     * @return the answer, or {@code null} if the stream ended before one began
+     */
+    public static Message nextResponse(InputStream in, String method) throws IOException {
+        return new Http1Messages(in, true, true, method).next();
+    }
+
     private static Reading readAll(Http1Messages reader) {
         List<Message> messages = new ArrayList<>();
         try {
