@@ -7,6 +7,8 @@
 //   GET  /events?quiet=MS an event stream: its head, one event, MS of silence, a second event, the end
 //   GET  /trailer         a chunked body with a trailer field
 //   POST /echo            the request body back, chunked, with the request's framing in headers
+//   POST /v1/responses    as /echo: a route the router keys by the body's "user" by default
+//   any  /                200 "NAME", as an application's index answers (HAProxy's default check asks OPTIONS /)
 const http = require('http');
 const name = process.argv[2] || 'node';
 
@@ -53,6 +55,10 @@ const server = http.createServer((req, res) => {
             res.addTrailers({'X-Checksum': 'abc123'});
             res.end('part two');
             return;
+        case '/':
+            res.end(name);
+            return;
+        case '/v1/responses':
         case '/echo': {
             const chunks = [];
             req.on('data', c => chunks.push(c));
