@@ -61,12 +61,16 @@ class Http10ClientsTest {
                 .get(OwnerQuery.ownerOf(router, "alice"));
     }
 
-    // ab's summary, asserted whole: every request completed, none failed, none answered other than 2xx
-    private static void allAnswered(PeerProgram.Run ab, int requests) {
+    // ab's summary, asserted whole: every request completed, none failed or answered other than
+    // 2xx, and each answer had its whole body (ab counts a connection closed with no answer as
+    // complete, with 0 bytes)
+    private static void allAnswered(PeerProgram.Run ab, int requests, int bodyLength) {
         assertThat(ab.output(), ab.status(), is(0));
         assertThat(ab.output(), summary(ab, "Complete requests"), is(String.valueOf(requests)));
         assertThat(ab.output(), summary(ab, "Failed requests"), is("0"));
         assertThat(ab.output(), not(containsString("Non-2xx responses")));
+        assertThat(ab.output(), summary(ab, "Document Length"), is(bodyLength + " bytes"));
+        assertThat(ab.output(), summary(ab, "HTML transferred"), is(requests * bodyLength + " bytes"));
     }
 
     // a line of ab's summary, such as "Failed requests:        0": its value
@@ -97,8 +101,10 @@ class Http10ClientsTest {
 
     @Test
     void abGetsEveryAnswerOnANewConnectionEach() {
-        allAnswered(PeerProgram.AB.run(LIMIT, "-q", "-s", "10", "-n", "200", "-c", "4", url("/up")), 200);
-        allAnswered(PeerProgram.AB.run(LIMIT, "-q", "-s", "10", "-n", "200", "-c", "4", url("/chunked")), 200);
+        allAnswered(PeerProgram.AB.run(LIMIT, "-q", "-s", "10", "-n", "200", "-c", "4", url("/up")), 200,
+                "OK".length());
+        allAnswered(PeerProgram.AB.run(LIMIT, "-q", "-s", "10", "-n", "200", "-c", "4", url("/chunked")), 200,
+                "hello world".length());
     }
 
     @Test
@@ -106,14 +112,14 @@ class Http10ClientsTest {
         Path body = Files.writeString(dir.resolve("body.json"), BODY);
 
         allAnswered(PeerProgram.AB.run(LIMIT, "-q", "-s", "10", "-n", "200", "-c", "4", "-p", body.toString(),
-                "-T", "application/json", url("/v1/responses")), 200);
+                "-T", "application/json", url("/v1/responses")), 200, BODY.length());
     }
 
     @Test
     void abWithKeepAliveGetsEveryAnswerOnConnectionsKeptOpen() {
         PeerProgram.Run ab = PeerProgram.AB.run(LIMIT, "-q", "-k", "-s", "10", "-n", "200", "-c", "4", url("/length"));
 
-        allAnswered(ab, 200);
+        allAnswered(ab, 200, "hello world".length());
         assertThat(ab.output(), summary(ab, "Keep-Alive requests"), is("200"));
     }
 }
