@@ -1,5 +1,6 @@
 # Sourced by the bench scripts after `cd` to the repository: the parts they share. Traffic stays
-# on 127.0.0.1; nginx backends on 18081-18083, HAProxy on 18090, routers on the ports given.
+# on 127.0.0.1; nginx backends on 18081-18083, HAProxy on 18090, routers on the ports given
+# (bench/latency-matrix.sh keeps to 18110-18114 and a Node backend of its own).
 . tools/jdk.sh
 
 BACKENDS=http://127.0.0.1:18081,http://127.0.0.1:18082,http://127.0.0.1:18083
@@ -22,11 +23,16 @@ this_build() {
     [ -n "$ROUTER_HOME" ] || { echo "build the distribution first: ./mvnw -B -q package -DskipTests" >&2; exit 1; }
 }
 
-# A scratch directory and the PIDS array, both cleaned up on exit; then the nginx backends.
-start_backends() {
+# A scratch directory and the PIDS array, both cleaned up on exit.
+scratch() {
     WORK=$(mktemp -d)
     PIDS=()
     trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$WORK"' EXIT
+}
+
+# scratch, then the nginx backends.
+start_backends() {
+    scratch
     . bench/nginx-backends.sh
 }
 
