@@ -19,7 +19,8 @@ import io.insika.router.server.upstream.HttpSyntax;
  * origin-form HTTP/1.1 or HTTP/1.0 request line with an ordinary method, each field a token, a
  * colon and a visible value, exactly one {@code Host} (at most one on HTTP/1.0, which may have
  * none), at most one all-digit {@code Content-Length} or else at most one
- * {@code Transfer-Encoding: chunked} (HTTP/1.1 only), and no {@code Upgrade}, {@code Expect},
+ * {@code Transfer-Encoding: chunked} (HTTP/1.1 only), and no {@code Upgrade}, {@code Expect}
+ * (dropped from an HTTP/1.0 head, as {@code HTTP2-Settings}: HTTP/1.0 has neither),
  * or {@code Connection} other than {@code keep-alive} or {@code close}. It only has to accept what is certainly valid: any other HTTP/1.1 head goes to
  * Helidon's parser, which reads the same bytes; any other HTTP/1.0 head is refused (Helidon
  * serves no HTTP/1.0).
@@ -146,8 +147,18 @@ record LeanHead(HttpPrologue prologue, ServerRequestHeaders headers, long conten
                     }
                     chunked = true;
                 }
-                // protocol switches and what Helidon itself sets from the TLS session
-                case "upgrade", "expect", "http2-settings", "x-helidon-cn" -> {
+                // HTTP/1.0 has neither: a server ignores its Upgrade and its 100-continue (RFC 9110,
+                // 7.8 and 10.1.1), and nginx's HTTP/1.0 upstream requests carry a client's h2c
+                // offer's HTTP2-Settings, its Upgrade and Connection dropped
+                case "upgrade", "expect", "http2-settings" -> {
+                    if (!http10) {
+                        return null; // protocol switches: Helidon's
+                    }
+                    line = next;
+                    continue;
+                }
+                // what Helidon itself sets from the TLS session
+                case "x-helidon-cn" -> {
                     return null;
                 }
                 default -> {

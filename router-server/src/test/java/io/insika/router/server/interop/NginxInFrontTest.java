@@ -130,6 +130,20 @@ class NginxInFrontTest {
     }
 
     @Test
+    void aJavaClientOfferingH2cIsAnsweredThroughNginx() throws Exception {
+        // Java's HttpClient offers h2c on plain http by default; nginx drops the offer's Upgrade
+        // and Connection and forwards its HTTP2-Settings on HTTP/1.0
+        HttpClient offering = HttpClient.newHttpClient();
+        String body = "{\"user\":\"alice\"}";
+
+        HttpResponse<String> answer = offering.send(request("/v1/responses").header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(answer.body(), answer.statusCode(), is(200));
+        assertThat(answer.body(), is(body));
+    }
+
+    @Test
     void upAnswers200ThroughNginx() throws Exception {
         HttpResponse<String> answer = send(request("/up"));
 

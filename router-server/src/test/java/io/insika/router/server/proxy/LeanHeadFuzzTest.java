@@ -23,7 +23,8 @@ import static org.hamcrest.Matchers.is;
  * them) also takes, read to the same method, target, fields and length. So taking a request
  * never lets through what Helidon would have refused, nor reads it another way. Helidon refuses
  * every HTTP/1.0 head, so an HTTP/1.0 head is compared as the same bytes on HTTP/1.1, with the
- * {@code Host} the router gives one that has none.
+ * {@code Host} the router gives one that has none, and without the {@code Upgrade},
+ * {@code Expect} and {@code HTTP2-Settings} it drops from one.
  */
 class LeanHeadFuzzTest {
 
@@ -57,6 +58,10 @@ class LeanHeadFuzzTest {
         assertThat(lean.prologue().uriPath().rawPath(), is(prologue.uriPath().rawPath()));
         assertThat(lean.prologue().query().rawValue(), is(prologue.query().rawValue()));
         List<String> expected = fields(headers);
+        if (lean.http10()) { // HTTP/1.0 has no upgrade and no 100-continue: the router drops them
+            expected.removeIf(f -> f.startsWith("upgrade: ") || f.startsWith("expect: ")
+                    || f.startsWith("http2-settings: "));
+        }
         expected.addAll(synthesized);
         assertThat(fields(lean.headers()), is(expected));
         boolean chunked = headers.contains(HeaderNames.TRANSFER_ENCODING);

@@ -80,6 +80,18 @@ class LeanHeadTest {
     }
 
     @Test
+    void anHttp10RequestsUpgradeExpectAndHttp2SettingsAreIgnoredAndNotForwarded() {
+        LeanHead head = parse("POST /a HTTP/1.0\r\nHost: h\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\r\n"
+                + "Expect: 100-continue\r\nContent-Length: 5\r\n\r\n");
+
+        assertThat(head, notNullValue());
+        assertThat(head.headers().contains(HeaderNames.UPGRADE), is(false));
+        assertThat(head.headers().contains(HeaderNames.create("HTTP2-Settings")), is(false));
+        assertThat(head.headers().contains(HeaderNames.EXPECT), is(false));
+        assertThat(head.contentLength(), is(5L));
+    }
+
+    @Test
     void theRoutersOwnPathIsParsedOnHttp10ForTheConnectionToAnswer() {
         assertThat(parse("GET /up HTTP/1.0\r\n\r\n").prologue().uriPath().path(), is("/up"));
     }

@@ -164,6 +164,14 @@ class RequestConformanceTest {
                 new Vector("http-1.0-chunked", "POST /other HTTP/1.0\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
                         + "5\r\nhello\r\n0\r\n\r\n" + SMUGGLED, Expect.REFUSED),
                 new Vector("http-1.0-two-hosts", "GET /a HTTP/1.0\r\nHost: x\r\nHost: y\r\n\r\n", Expect.REFUSED),
+                // HTTP/1.0 has no upgrade and no 100-continue: both ignored, and the HTTP2-Settings
+                // of a client's h2c offer that nginx forwards on its HTTP/1.0 upstream requests
+                new Vector("http-1.0-h2c-settings", "GET /a HTTP/1.0\r\nHost: x\r\nConnection: close\r\n"
+                        + "HTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\r\n\r\n", Expect.FORWARDED),
+                new Vector("http-1.0-upgrade", "GET /a HTTP/1.0\r\nHost: x\r\nUpgrade: websocket\r\n\r\n",
+                        Expect.FORWARDED),
+                new Vector("http-1.0-expect-continue", "POST /other HTTP/1.0\r\nHost: x\r\nExpect: 100-continue\r\n"
+                        + "Content-Length: 5\r\n\r\nhello", Expect.FORWARDED),
                 new Vector("pipelined-http-1.0-keep-alive", "GET /p1 HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"
                         + "GET /p2 HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", Expect.FORWARDED),
                 new Vector("absolute-form", "GET http://other:8080/a?b=c HTTP/1.1\r\nHost: x\r\n\r\n", Expect.FORWARDED),
