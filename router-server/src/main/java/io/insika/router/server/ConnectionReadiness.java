@@ -3,7 +3,7 @@ package io.insika.router.server;
 import io.helidon.health.HealthCheck;
 import io.helidon.health.HealthCheckResponse;
 import io.helidon.health.HealthCheckType;
-import io.insika.router.server.proxy.ClientConnections;
+import io.insika.router.server.proxy.OpenLimit;
 
 /**
  * Not ready while the proxy port holds {@code server.max-connections}: a new client would get
@@ -12,9 +12,9 @@ import io.insika.router.server.proxy.ClientConnections;
  */
 final class ConnectionReadiness implements HealthCheck {
 
-    private final ClientConnections connections;
+    private final OpenLimit connections;
 
-    ConnectionReadiness(ClientConnections connections) {
+    ConnectionReadiness(OpenLimit connections) {
         this.connections = connections;
     }
 

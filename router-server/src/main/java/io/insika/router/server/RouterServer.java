@@ -30,7 +30,7 @@ import io.insika.router.server.backends.HealthChecker;
 import io.insika.router.server.discovery.PoolReadiness;
 import io.insika.router.server.metrics.MetricsEndpoint;
 import io.insika.router.server.metrics.RouterMetrics;
-import io.insika.router.server.proxy.ClientConnections;
+import io.insika.router.server.proxy.OpenLimit;
 import io.insika.router.server.proxy.LeanHttp1Selector;
 import io.insika.router.server.proxy.PassThroughEncoding;
 import io.insika.router.server.proxy.ProxyHandler;
@@ -107,7 +107,7 @@ public final class RouterServer implements AutoCloseable {
         metrics.backendStates(() -> states.current(pool.snapshot().backends()));
         ProxyHandler proxy = new ProxyHandler(routes, pool, states, settings, metrics);
         DrainReadiness draining = new DrainReadiness();
-        ClientConnections connections = new ClientConnections(server.maxConnections());
+        OpenLimit connections = new OpenLimit(server.maxConnections());
         metrics.gauge("client_connections", "Client connections open on the proxy port", connections::open);
         metrics.gauge("client_connections_limit", "server.max-connections: past it a client gets the retry envelope",
                 connections::limit);
@@ -186,8 +186,8 @@ public final class RouterServer implements AutoCloseable {
                 // request for this long, then interrupts them (ServerListener.suspend, 4.5.0).
                 .shutdownGracePeriod(server.shutdownGrace())
                 // Past it Helidon accepts no more until a connection closes (ListenerConfig 4.5.0);
-                // the reserve above max-connections is answered at once and closed (ClientConnections)
-                .maxTcpConnections(server.maxConnections() + ClientConnections.RESERVE)
+                // the reserve above max-connections is answered at once and closed (LeanHttp1Selector)
+                .maxTcpConnections(server.maxConnections() + LeanHttp1Selector.OVER_LIMIT_RESERVE)
                 // Helidon closes a connection whose idleTime() passed this: the lean connection's
                 // says how long it waited for a request, or that its head outlasted head-timeout
                 .idleConnectionTimeout(server.idleTimeout())

@@ -3,7 +3,7 @@ package io.insika.router.server;
 import java.time.Duration;
 
 import io.helidon.webserver.WebServerConfig;
-import io.insika.router.server.proxy.ClientConnections;
+import io.insika.router.server.proxy.LeanHttp1Selector;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -42,8 +42,8 @@ class ProxyListenerTest {
 
     @Test
     void theConfiguredLimitsAndGraceApply() {
-        // the reserve answers /up and the retry envelope past the limit (ClientConnections)
-        assertEquals(123 + ClientConnections.RESERVE, listener.maxTcpConnections());
+        // the reserve answers /up and the retry envelope past the limit
+        assertEquals(123 + LeanHttp1Selector.OVER_LIMIT_RESERVE, listener.maxTcpConnections());
         assertEquals(Duration.ofSeconds(7), listener.shutdownGracePeriod());
         assertFalse(listener.shutdownHook());
     }

@@ -18,7 +18,7 @@ import io.insika.router.server.backends.HealthSettings;
 import io.insika.router.server.logging.LogFormat;
 import io.insika.router.server.proxy.ProxySettings;
 import io.insika.router.server.proxy.TrustedProxies;
-import io.insika.router.server.proxy.TunnelSlots;
+import io.insika.router.server.proxy.OpenLimit;
 
 import static io.insika.router.server.config.Reload.LIVE;
 import static io.insika.router.server.config.Reload.OPT_IN;
@@ -172,7 +172,7 @@ public final class Settings {
             "WebSocket tunnels open at once through the router; past it, the retry envelope. 0: as many as the heap"
                     + " allows.",
             c -> c.proxy().maxTunnels() > 0 ? Integer.toString(c.proxy().maxTunnels())
-                    : "0 (" + new TunnelSlots(0).limit() + " for this heap)");
+                    : "0 (" + OpenLimit.tunnelsForHeap(Runtime.getRuntime().maxMemory()) + " for this heap)");
     public static final Setting<Integer> PEEK_BUDGET = Setting.of("proxy.peek-budget", "INSIKA_ROUTER_PEEK_BUDGET",
             ValueType.integer(0, Integer.MAX_VALUE, "a whole number of bytes from 0 to 2147483647"),
             ProxySettings.DEFAULT_PEEK_BUDGET, RESTART, "Bytes all key peeks may hold together beyond 8 KiB each.",

@@ -76,15 +76,15 @@ final class LeanHttp1Connection implements ServerConnection {
     @Override
     public void handle(Limit limit) throws InterruptedException {
         thread = Thread.currentThread();
-        ClientConnections connections = listener.connections();
+        OpenLimit connections = listener.connections();
+        if (!connections.tryTake()) {
+            answerOverLimit();
+            return;
+        }
         try {
-            if (connections.begin()) {
-                serveConnection(limit);
-            } else {
-                answerOverLimit();
-            }
+            serveConnection(limit);
         } finally {
-            connections.end();
+            connections.give();
         }
     }
 

@@ -25,6 +25,15 @@ import io.insika.router.server.ServerSettings;
  */
 public final class LeanHttp1Selector implements ServerConnectionSelector {
 
+    /**
+     * Connections the listener accepts past {@code server.max-connections}, each only long
+     * enough to be answered from the bytes its first read brought ({@code /up} with 200, anything
+     * else with the retry envelope) and closed: without it a full router let every new client,
+     * the orchestrator's liveness probe included, wait in the listen backlog, and was restarted
+     * for being busy. A few KiB of heap each, for milliseconds.
+     */
+    public static final int OVER_LIMIT_RESERVE = 64;
+
     private static final byte[] HTTP_10 = " HTTP/1.0".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] HTTP_11 = " HTTP/1.1".getBytes(StandardCharsets.US_ASCII);
 
@@ -34,7 +43,7 @@ public final class LeanHttp1Selector implements ServerConnectionSelector {
     private final LongAdder handovers = new LongAdder();
     private final boolean leanHttp11;
     private final long headTimeoutNanos;
-    private final ClientConnections connections;
+    private final OpenLimit connections;
 
     /**
      * @param proxy     the proxy
@@ -47,7 +56,7 @@ public final class LeanHttp1Selector implements ServerConnectionSelector {
      */
     @SuppressWarnings("deprecation")
     public LeanHttp1Selector(ProxyHandler proxy, Http1Config http1, List<ProtocolConfig> protocols, String ownPath,
-                             ServerSettings server, ClientConnections connections) {
+                             ServerSettings server, OpenLimit connections) {
         this.proxy = proxy;
         this.leanHttp11 = server.leanHttp1();
         this.headTimeoutNanos = server.headTimeout().toNanos();
@@ -108,7 +117,7 @@ public final class LeanHttp1Selector implements ServerConnectionSelector {
         return headTimeoutNanos;
     }
 
-    ClientConnections connections() {
+    OpenLimit connections() {
         return connections;
     }
 

@@ -40,7 +40,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     private final LongAdder overloadRefusals = new LongAdder();
     private final LongAdder redispatches = new LongAdder();
     private final PeekBudget peekBudget;
-    private final TunnelSlots tunnels;
+    private final OpenLimit tunnels;
     private final Redirector redirector;
     private final PluginFailureLog pluginFailures = new PluginFailureLog();
     // made the first time a configuration turns it on, and kept until close: a request still
@@ -74,7 +74,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         metrics.gauge("backend_connections", "Connections open to backends, busy, idle or tunnelling",
                 client::openCount);
         this.requestSlots = new Semaphore(settings.maxRequests());
-        this.tunnels = new TunnelSlots(settings.maxTunnels());
+        this.tunnels = OpenLimit.tunnels(settings.maxTunnels());
         metrics.gauge("tunnels", "WebSocket tunnels open through the router", tunnels::open);
         metrics.gauge("tunnels_limit", "proxy.max-tunnels, or what the heap allows", tunnels::limit);
         metrics.counter("tunnel_refusals", "Upgrades answered with the retry envelope: proxy.max-tunnels were open",

@@ -22,7 +22,7 @@ import io.insika.router.server.upstream.Exchange;
  * @param tunnels   the router's tunnel slots (the same across reloads)
  */
 record ProxyParts(ProxySettings settings, Placer placer, BackendClient client, RouterMetrics metrics,
-                  AccessLog accessLog, TunnelSlots tunnels) {
+                  AccessLog accessLog, OpenLimit tunnels) {
 
     /** The peers whose forwarding headers are believed. */
     TrustedProxies trustedProxies() {

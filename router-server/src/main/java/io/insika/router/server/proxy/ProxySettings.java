@@ -35,7 +35,7 @@ import io.insika.router.server.session.SessionSeal;
  * @param streamIdleTimeout the longest a backend may stay silent once an event stream's head
  *                          reached the client (instead of {@code backendTimeout}); zero for no limit
  * @param maxTunnels        WebSocket tunnels open at once through the router; 0 for as many as the
- *                          heap allows ({@link TunnelSlots#forHeap})
+ *                          heap allows ({@link OpenLimit#tunnelsForHeap})
  * @param clientBodyMinRate bytes per second a request body must average once it has taken longer
  *                          than {@code clientBodyTimeout}; 0 for no floor
  */
