@@ -93,7 +93,9 @@ final class LeanHttp1Connection implements ServerConnection {
     // that sends less has no claim on a full router's time.
     private void answerOverLimit() {
         int n = Math.min(reader.available(), scratch.length);
-        reader.getBuffer(n).read(scratch, 0, n);
+        if (n > 0) {
+            reader.getBuffer(n).read(scratch, 0, n);
+        }
         LeanAnswer answer = new LeanAnswer(ctx.dataWriter(), true, true);
         try {
             if (startsWith(scratch, n, UP_GET) || startsWith(scratch, n, UP_HEAD)) {
