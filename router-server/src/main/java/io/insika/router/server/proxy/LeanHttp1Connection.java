@@ -135,14 +135,17 @@ final class LeanHttp1Connection implements ServerConnection {
                 refuse(Status.BAD_REQUEST_400);
                 return;
             }
-            if (LeanHead.isHttp10(scratch, Math.min(scratch.length, reader.available()))) {
-                if (!serveHttp10(end, maxPayload, limit)) {
+            LeanHead head = end < 0 ? null : LeanHead.parse(scratch, end, ownPath, this::authority);
+            // the request line is looked at again only when the head was not one to parse
+            boolean http10 = head != null ? head.http10()
+                    : LeanHead.isHttp10(scratch, Math.min(scratch.length, reader.available()));
+            if (http10) {
+                if (!serveHttp10(head, end, maxPayload, limit)) {
                     return;
                 }
                 lastRequest = System.nanoTime();
                 continue;
             }
-            LeanHead head = end < 0 ? null : LeanHead.parse(scratch, end, ownPath, this::authority);
             if (head != null && !leanHttp11 && head.contentLength() >= 0) {
                 head = null; // only chunked bodies stay: Helidon 4.5 refuses chunk extensions and trailers
             }
@@ -155,15 +158,7 @@ final class LeanHttp1Connection implements ServerConnection {
                 return;
             }
             reader.skip(end);
-            boolean again;
-            try {
-                again = serve(head);
-                permit.get().success();
-            } catch (RuntimeException | Error e) {
-                permit.get().dropped();
-                throw e;
-            }
-            if (!again) {
+            if (!serve(head, permit.get())) {
                 return;
             }
             lastRequest = System.nanoTime();
@@ -172,8 +167,7 @@ final class LeanHttp1Connection implements ServerConnection {
 
     // An HTTP/1.0 request: proxied, /up answered, anything else refused, as Helidon cannot take
     // it. Whether the connection may carry another.
-    private boolean serveHttp10(int end, long maxPayload, Limit limit) {
-        LeanHead head = end < 0 ? null : LeanHead.parse(scratch, end, ownPath, this::authority);
+    private boolean serveHttp10(LeanHead head, int end, long maxPayload, Limit limit) {
         if (head == null || maxPayload >= 0 && head.contentLength() > maxPayload) {
             refuse(head == null ? Status.BAD_REQUEST_400 : Status.REQUEST_ENTITY_TOO_LARGE_413);
             return false;
@@ -195,12 +189,17 @@ final class LeanHttp1Connection implements ServerConnection {
             refuse(Status.SERVICE_UNAVAILABLE_503);
             return false;
         }
+        return serve(head, permit.get());
+    }
+
+    // One request under the listener's limit: the permit's outcome is the request's
+    private boolean serve(LeanHead head, LimitAlgorithm.Token permit) {
         try {
             boolean again = serve(head);
-            permit.get().success();
+            permit.success();
             return again;
         } catch (RuntimeException | Error e) {
-            permit.get().dropped();
+            permit.dropped();
             throw e;
         }
     }

@@ -129,24 +129,28 @@ final class ResponseRelay {
         startAnswer(response, head, carrier, backendId);
         body.declaredLength().ifPresent(length -> response.header(HeaderNames.CONTENT_LENGTH, Long.toString(length)));
         OutputStream out = watch.apply(response.outputStream());
-        try {
-            out.flush();
-        } catch (IOException | RuntimeException e) {
-            throw new ClientLeftException("client went away before its answer was written", e);
-        }
         body.becomeStream();
+        // the head goes with the first event when it is here already, else before the read waits
         flushBeforeWaiting(body, out);
         copyRest(out, buffer, body, answered, body.declaredLength().isEmpty());
         return head.keepAlive() && body.complete();
     }
 
     // media type text/event-stream, whatever its parameters and case (RFC 9110, section 8.3.1)
+    // Asked of every answer: a scan of the names, no list made
     static boolean isEventStream(ResponseHead head) {
-        List<String> types = head.values("content-type");
-        if (types.size() != 1) {
+        String type = null;
+        for (Header header : head.headers()) {
+            if (header.headerName().lowerCase().equals("content-type")) {
+                if (type != null) {
+                    return false; // two types: not one the router can tell
+                }
+                type = header.get();
+            }
+        }
+        if (type == null) {
             return false;
         }
-        String type = types.getFirst();
         int end = type.indexOf(';');
         return (end < 0 ? type : type.substring(0, end)).strip().equalsIgnoreCase("text/event-stream");
     }
