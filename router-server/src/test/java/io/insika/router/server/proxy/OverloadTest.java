@@ -111,6 +111,13 @@ class OverloadTest {
                         .getBytes(StandardCharsets.US_ASCII));
                 trickles.add(socket);
             }
+            // all four hold their slots before the first probe, or the probe could take one first
+            // (on a loaded machine one may already have been cut, for its first byte is late)
+            Eventually.await(Duration.ofSeconds(10), () -> {
+                Scrape scrape = Scrape.of(router.adminPort());
+                return scrape.sum("insika_router_active_requests") == 4.0
+                        || scrape.sum("insika_router_client_body_timeouts_total") >= 1;
+            }, () -> "the uploads never all began");
             long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
             int status = 0;
             while (System.nanoTime() < deadline && status != 200) {
