@@ -5,10 +5,13 @@
 # virtual threads and blocking sockets can do for the same job, over a plain ServerSocket
 # ("floor") and inside Helidon's listener, reading and writing through Helidon's connection layer
 # ("hfloor"); and the same job on two event loops over non-blocking channels that stay
-# registered with epoll ("efloor", HAProxy's model in plain JDK code). Router / hfloor is what the
+# registered with epoll ("efloor", HAProxy's model in plain JDK code), and those loops behind
+# Helidon's listener ("hefloor": Helidon accepts, the loops own each channel after its first
+# bytes; what issue 28's next step would give). Router / hfloor is what the
 # router's code and Helidon's HTTP/1 above its sockets cost; hfloor / floor is Helidon's
 # connection layer; floor / efloor is what blocking sockets on virtual threads cost (an empty
-# read and an epoll_ctl per wait); efloor / HAProxy is the JVM against C.
+# read and an epoll_ctl per wait); efloor / HAProxy is the JVM against C; hefloor / efloor is
+# what keeping Helidon's listener in front of the loops costs.
 #
 # Usage: bench/cpu-floor.sh [rounds] [seconds] [connections]   (defaults 4 rounds of 10 s, 32)
 # Needs wrk, nginx, haproxy (bench/proxy-bench.sh installs them), a built distribution and Java 22+
@@ -43,16 +46,20 @@ FLOOR_OPTS=$(tr '\0' '\n' < "/proc/$ROUTER_PID/cmdline" | sed -n '2,/^-cp$/p' \
 "$JAVA_HOME/bin/java" $FLOOR_OPTS bench/lean-floor/EventFloor.java 2 18094 18081 18082 18083 \
     > "$WORK/efloor.log" 2>&1 & EFLOOR_PID=$!; PIDS+=($EFLOOR_PID)
 
-for port in 18090 18096 18095 18094; do
+# shellcheck disable=SC2086
+"$JAVA_HOME/bin/java" $FLOOR_OPTS -cp "$ROUTER_HOME/lib/*" bench/lean-floor/HelidonEventFloor.java 2 18093 \
+    18081 18082 18083 > "$WORK/hefloor.log" 2>&1 & HEFLOOR_PID=$!; PIDS+=($HEFLOOR_PID)
+
+for port in 18090 18096 18095 18094 18093; do
     for _ in $(seq 1 150); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.2; done
 done
 
-for port in 18099 18096 18095 18094; do # warm the JITs: C2 is still compiling after a few seconds
+for port in 18099 18096 18095 18094 18093; do # warm the JITs: C2 is still compiling after a few seconds
     wrk -t2 -c"$CONNECTIONS" -d15s -s bench/sessions.lua "http://127.0.0.1:$port" > /dev/null
 done
 # each round starts one target later, so every target is measured in every slot
 TARGETS=("haproxy $HAPROXY_PID 18090" "router $ROUTER_PID 18099" "floor $FLOOR_PID 18096" "hfloor $HFLOOR_PID 18095"
-         "efloor $EFLOOR_PID 18094")
+         "efloor $EFLOOR_PID 18094" "hefloor $HEFLOOR_PID 18093")
 for round in $(seq 1 "$ROUNDS"); do
     for slot in $(seq 0 $((${#TARGETS[@]} - 1))); do
         # shellcheck disable=SC2086

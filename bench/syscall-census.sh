@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Syscalls and context switches per proxied request, the router beside HAProxy, hfloor (the
 # least a proxy can do inside Helidon's listener) and efloor (the same job on one event loop,
-# HAProxy's model in plain JDK code), both from bench/lean-floor: where the router's extra kernel
+# HAProxy's model in plain JDK code) and hefloor (those loops behind Helidon's listener), all from
+# bench/lean-floor: where the router's extra kernel
 # time per request goes (issue 12). Counted with perf's tracepoints in the
 # kernel, so the proxies run at full speed while counted: an empty read (EAGAIN) happens only
 # when an answer is not there yet, so how many there are depends on that speed (strace, which
@@ -32,7 +33,10 @@ FLOOR_OPTS=$(tr '\0' '\n' < "/proc/$ROUTER_PID/cmdline" | sed -n '2,/^-cp$/p' \
 # shellcheck disable=SC2086
 "$JAVA_HOME/bin/java" $FLOOR_OPTS bench/lean-floor/EventFloor.java 1 18094 18081 18082 18083 \
     > "$WORK/efloor.log" 2>&1 & EFLOOR_PID=$!; PIDS+=($EFLOOR_PID)
-for port in 18095 18094; do
+# shellcheck disable=SC2086
+"$JAVA_HOME/bin/java" $FLOOR_OPTS -cp "$ROUTER_HOME/lib/*" bench/lean-floor/HelidonEventFloor.java 1 18093 \
+    18081 18082 18083 > "$WORK/hefloor.log" 2>&1 & HEFLOOR_PID=$!; PIDS+=($HEFLOOR_PID)
+for port in 18095 18094 18093; do
     for _ in $(seq 1 150); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.2; done
 done
 
@@ -56,4 +60,5 @@ census() { # name pid port
 census router "$ROUTER_PID" 18099
 census hfloor "$HFLOOR_PID" 18095
 census efloor "$EFLOOR_PID" 18094
+census hefloor "$HEFLOOR_PID" 18093
 census haproxy "$HAPROXY_PID" 18090

@@ -31,15 +31,11 @@ public final class EventFloor {
     public static void main(String[] args) throws IOException {
         int loopCount = Integer.parseInt(args[0]);
         int port = Integer.parseInt(args[1]);
-        backendPorts = new int[args.length - 2];
+        int[] backends = new int[args.length - 2];
         for (int i = 2; i < args.length; i++) {
-            backendPorts[i - 2] = Integer.parseInt(args[i]);
+            backends[i - 2] = Integer.parseInt(args[i]);
         }
-        Loop[] loops = new Loop[loopCount];
-        for (int i = 0; i < loopCount; i++) {
-            loops[i] = new Loop();
-            Thread.ofPlatform().name("event-loop-" + i).start(loops[i]);
-        }
+        Loop[] loops = loops(loopCount, backends);
         try (ServerSocketChannel server = ServerSocketChannel.open()) {
             server.bind(new InetSocketAddress("127.0.0.1", port), 1024);
             for (int n = 0; ; n++) { // connections are few and long-lived: a blocking accept hands them out
@@ -48,10 +44,25 @@ public final class EventFloor {
         }
     }
 
+    /** Starts the loops on platform threads, each on its own selector. */
+    static Loop[] loops(int count, int[] backends) throws IOException {
+        backendPorts = backends;
+        Loop[] loops = new Loop[count];
+        for (int i = 0; i < count; i++) {
+            loops[i] = new Loop();
+            Thread.ofPlatform().name("event-loop-" + i).start(loops[i]);
+        }
+        return loops;
+    }
+
+    /** A connection handed to a loop, with the bytes already read from it and what to run once it closed. */
+    private record Adopted(SocketChannel channel, byte[] read, Runnable closed) {
+    }
+
     /** One thread, one selector, its own kept backend connections. */
-    private static final class Loop implements Runnable {
+    static final class Loop implements Runnable {
         private final Selector selector;
-        private final Queue<SocketChannel> adopted = new ConcurrentLinkedQueue<>();
+        private final Queue<Adopted> adopted = new ConcurrentLinkedQueue<>();
         private final ArrayDeque<Upstream>[] idle;
 
         @SuppressWarnings("unchecked")
@@ -64,7 +75,12 @@ public final class EventFloor {
         }
 
         void adopt(SocketChannel channel) {
-            adopted.add(channel);
+            adopt(channel, new byte[0], () -> { });
+        }
+
+        /** Takes over a connection another thread accepted, and perhaps began to read. */
+        void adopt(SocketChannel channel, byte[] read, Runnable closed) {
+            adopted.add(new Adopted(channel, read, closed));
             selector.wakeup();
         }
 
@@ -73,11 +89,16 @@ public final class EventFloor {
             while (true) {
                 try {
                     selector.select(key -> ((Side) key.attachment()).readable());
-                    for (SocketChannel channel = adopted.poll(); channel != null; channel = adopted.poll()) {
+                    for (Adopted next = adopted.poll(); next != null; next = adopted.poll()) {
+                        SocketChannel channel = next.channel();
                         channel.configureBlocking(false);
                         channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                        Client client = new Client(this, channel);
+                        Client client = new Client(this, channel, next.closed());
                         channel.register(selector, SelectionKey.OP_READ, client);
+                        if (next.read().length > 0) {
+                            client.in.put(next.read());
+                            client.readable();
+                        }
                     }
                 } catch (IOException e) {
                     throw new IllegalStateException(e);
@@ -154,8 +175,17 @@ public final class EventFloor {
     }
 
     private static final class Client extends Side {
-        Client(Loop loop, SocketChannel channel) {
+        private final Runnable closed;
+
+        Client(Loop loop, SocketChannel channel, Runnable closed) {
             super(loop, channel);
+            this.closed = closed;
+        }
+
+        @Override
+        void close() {
+            super.close();
+            closed.run();
         }
 
         @Override
