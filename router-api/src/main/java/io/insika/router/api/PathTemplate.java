@@ -89,25 +89,36 @@ public final class PathTemplate {
         if (rawPath == null || !rawPath.startsWith("/")) {
             return Optional.empty();
         }
-        List<String> parts = withoutTrailingSlash(split(rawPath));
-        if (restWildcard ? parts.size() < segments.size() : parts.size() != segments.size()) {
-            return Optional.empty();
+        // Walked in place, segment by segment: every request tries every route, so no list of
+        // the path's segments is made; only a captured parameter costs a string.
+        int end = rawPath.length();
+        if (end > 1 && rawPath.charAt(end - 1) == '/') {
+            end--; // "/a/" is "/a"; "/" keeps its one empty segment
         }
+        int at = 1;
         Map<String, String> captured = null;
-        for (int i = 0; i < segments.size(); i++) {
-            String want = segments.get(i);
-            String got = parts.get(i);
+        for (String want : segments) {
+            if (at > end) {
+                return Optional.empty(); // the path has fewer segments
+            }
+            int slash = rawPath.indexOf('/', at);
+            int segmentEnd = slash < 0 || slash > end ? end : slash;
+            int length = segmentEnd - at;
             if (want.startsWith("{")) {
-                if (got.isEmpty()) {
+                if (length == 0) {
                     return Optional.empty();
                 }
                 if (captured == null) {
                     captured = new LinkedHashMap<>();
                 }
-                captured.put(want.substring(1, want.length() - 1), decode(got));
-            } else if (!want.equals("*") && !want.equals(got)) {
+                captured.put(want.substring(1, want.length() - 1), decode(rawPath.substring(at, segmentEnd)));
+            } else if (!want.equals("*") && (want.length() != length || !rawPath.regionMatches(at, want, 0, length))) {
                 return Optional.empty();
             }
+            at = segmentEnd + 1;
+        }
+        if (!restWildcard && at <= end) {
+            return Optional.empty(); // the path has more segments
         }
         return Optional.of(captured == null ? Map.of() : captured);
     }

@@ -28,6 +28,10 @@ class PathTemplateTest {
         assertThat(template.matches("/channels//messages"), is(false));
         assertThat(template.matches("/Channels/1/messages"), is(false));
         assertThat(template.matches("channels/1/messages"), is(false));
+        assertThat(PathTemplate.parse("/mcp").matches("/mcpx"), is(false));
+        assertThat(PathTemplate.parse("/mcp").matches("/mc"), is(false));
+        assertThat(PathTemplate.parse("/v1/responses").matches("/v1"), is(false));
+        assertThat(PathTemplate.parse("/v1/responses").matches("/v1/responses/x"), is(false));
     }
 
     @Test
@@ -50,6 +54,8 @@ class PathTemplateTest {
         assertThat(PathTemplate.parse("/mcp").matches("/mcp//"), is(false));
         assertThat(PathTemplate.parse("/").matches("/"), is(true));
         assertThat(PathTemplate.parse("/").matches("/mcp"), is(false));
+        assertThat(PathTemplate.parse("/").matches("//"), is(true));
+        assertThat(PathTemplate.parse("/a/*").match("/a//"), is(Optional.of(Map.of())));
     }
 
     @Test
