@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 
+import io.insika.router.server.config.EnvironmentOverrides;
 import io.insika.router.server.secret.SecretFile;
 import io.insika.router.server.token.RouteToken;
 
@@ -17,7 +18,7 @@ import io.insika.router.server.token.RouteToken;
 final class TokenCommand {
 
     /** Where an HMAC secret is read from when no {@code --secret-file} is given. */
-    static final String SECRET_VARIABLE = "INSIKA_ROUTER_TOKEN_SECRET";
+    static final String SECRET_VARIABLE = EnvironmentOverrides.TOKEN_SECRET;
 
     private final PrintStream out;
 

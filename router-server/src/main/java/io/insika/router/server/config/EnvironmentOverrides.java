@@ -2,6 +2,7 @@ package io.insika.router.server.config;
 
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The {@code INSIKA_ROUTER_*} variables that override YAML keys, read from a map handed in (Main
@@ -15,6 +16,16 @@ public final class EnvironmentOverrides {
 
     /** The YAML file's path; {@code --config} on the command line beats it. */
     public static final String CONFIG = "INSIKA_ROUTER_CONFIG";
+
+    /** The HMAC secret of {@code insika-router token --hmac} when no {@code --secret-file} is given. */
+    public static final String TOKEN_SECRET = "INSIKA_ROUTER_TOKEN_SECRET";
+
+    /**
+     * Read by {@code bin/insika-router} itself, never by the router, yet set in its environment:
+     * the JVM's options, the heap, and the home the script sets (and exports, when the caller had).
+     */
+    static final Set<String> LAUNCHER = Set.of("INSIKA_ROUTER_JAVA_OPTS", "INSIKA_ROUTER_HEAP_OPTS",
+            "INSIKA_ROUTER_HOME");
 
     private final Map<String, String> environment;
 
@@ -56,5 +67,10 @@ public final class EnvironmentOverrides {
 
     public boolean isSet(String name) {
         return get(name).isPresent();
+    }
+
+    /** @return the names of the variables set and not blank, as {@link #get(String)} sees them */
+    Set<String> names() {
+        return environment.keySet().stream().filter(this::isSet).collect(java.util.stream.Collectors.toSet());
     }
 }

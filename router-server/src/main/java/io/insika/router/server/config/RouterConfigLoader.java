@@ -63,6 +63,7 @@ public final class RouterConfigLoader {
         YamlNode root = read.root();
         SettingReader reader = new SettingReader(root, overrides, file.isPresent() ? ValueSource.YAML : ValueSource.DEFAULT);
         KnownKeys.check(root, reader.problems());
+        UnknownVariables.check(overrides, reader.problems());
 
         String host = reader.read(Settings.HOST);
         int port = reader.read(Settings.PORT);
