@@ -15,7 +15,8 @@ import io.insika.router.server.routing.RouteTable;
 
 /**
  * Checks the strategy and every key extractor by building them through their providers, exactly
- * as the server will, so a bad plugin option stops the start rather than the first request.
+ * as the server will, so a bad plugin option stops the start rather than the first request. It
+ * runs beside every other check, so one run of {@code check} reports them all.
  */
 final class PluginCheck {
 
@@ -41,22 +42,24 @@ final class PluginCheck {
         create(options.path(), () -> provider.get().create(options));
     }
 
-    void routes(List<RouteSpec> routes) {
+    /**
+     * @param extractors every key entry read, each named by its options' path, its route valid or not
+     * @param routes     the routes read
+     * @param whole      whether every entry became a route: only then does the table name the
+     *                   file's {@code routes[i]}, and only then is it assembled
+     */
+    void routes(List<ExtractorSpec> extractors, List<RouteSpec> routes, boolean whole) {
         int before = reader.problems().size();
-        for (int i = 0; i < routes.size(); i++) {
-            List<ExtractorSpec> keys = routes.get(i).keys();
-            for (int k = 0; k < keys.size(); k++) {
-                ExtractorSpec key = keys.get(k);
-                Optional<KeyExtractorProvider> provider = registry.extractor(key.type());
-                if (provider.isEmpty()) {
-                    reader.problem("routes[" + i + "].keys[" + k + "].type: [" + key.type() + "] (known: "
-                            + known(registry.extractorTypes()) + ")");
-                } else {
-                    create(key.options().path(), () -> provider.get().create(key.options()));
-                }
+        for (ExtractorSpec key : extractors) {
+            Optional<KeyExtractorProvider> provider = registry.extractor(key.type());
+            if (provider.isEmpty()) {
+                reader.problem(key.options().path() + ".type: [" + key.type() + "] (known: "
+                        + known(registry.extractorTypes()) + ")");
+            } else {
+                create(key.options().path(), () -> provider.get().create(key.options()));
             }
         }
-        if (reader.problems().size() == before) {
+        if (whole && reader.problems().size() == before) {
             // the server's own assembly: also checks every path template
             create("routes", () -> RouteTable.build(routes, registry));
         }

@@ -79,7 +79,9 @@ public final class RouterConfigLoader {
             reader.problem(Settings.ADMIN_PORT.key(), String.valueOf(adminPort),
                     "a port other than the proxy's port " + port + ", so observe endpoints are never proxied");
         }
+        int beforeStrategy = reader.problems().size();
         String strategy = reader.read(Settings.STRATEGY);
+        boolean strategyNamed = reader.problems().size() == beforeStrategy;
         PluginOptions strategyOptions = strategyOptions(reader, strategy);
         boolean strategyChangeOnReload = reader.read(Settings.STRATEGY_CHANGE_ON_RELOAD);
         BackendsReader backendsReader = new BackendsReader(reader);
@@ -99,14 +101,15 @@ public final class RouterConfigLoader {
         boolean accessLog = reader.read(Settings.ACCESS_LOG);
         LogFormat logFormat = reader.read(Settings.LOG_FORMAT);
         Duration reloadWatch = reader.read(Settings.RELOAD_WATCH_INTERVAL);
-        List<RouteSpec> routes = new RoutesReader(reader).read();
+        RoutesReader routesReader = new RoutesReader(reader);
+        List<RouteSpec> routes = routesReader.read();
         SessionSeal sessions = SessionsReader.read(reader, routes);
 
-        if (reader.problems().isEmpty()) {
-            PluginCheck plugins = new PluginCheck(registry, reader);
+        PluginCheck plugins = new PluginCheck(registry, reader);
+        if (strategyNamed) {
             plugins.strategy(reader.label(Settings.STRATEGY), strategy, strategyOptions);
-            plugins.routes(routes);
         }
+        plugins.routes(routesReader.extractors(), routes, routesReader.whole());
         if (!reader.problems().isEmpty()) {
             throw new ConfigException(reader.problems());
         }

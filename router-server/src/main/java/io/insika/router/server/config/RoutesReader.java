@@ -46,9 +46,22 @@ final class RoutesReader {
             "x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "cookie", "set-cookie");
 
     private final SettingReader reader;
+    // every well-formed key entry, kept even when its route is dropped, so its type is checked in the same run
+    private final List<ExtractorSpec> extractors = new ArrayList<>();
+    private boolean whole = true;
 
     RoutesReader(SettingReader reader) {
         this.reader = reader;
+    }
+
+    /** Every key entry read with a type, its route valid or not: each names its place as its options' path. */
+    List<ExtractorSpec> extractors() {
+        return List.copyOf(extractors);
+    }
+
+    /** Whether every entry became a route, so {@code routes[i]} of the list read is the file's. */
+    boolean whole() {
+        return whole;
     }
 
     List<RouteSpec> read() {
@@ -60,6 +73,7 @@ final class RoutesReader {
         reader.origin(Settings.ROUTES.key(), reader.fileSource());
         if (routes.type() != YamlNode.Type.LIST) {
             reader.problem("routes", SettingReader.describe(routes), "a list of routes, each with path and keys");
+            whole = false;
             return List.of();
         }
         List<RouteSpec> specs = new ArrayList<>();
@@ -67,6 +81,7 @@ final class RoutesReader {
         for (int i = 0; i < entries.size(); i++) {
             route(entries.get(i), "routes[" + i + "]").ifPresent(specs::add);
         }
+        whole = specs.size() == entries.size();
         return specs;
     }
 
@@ -211,6 +226,7 @@ final class RoutesReader {
                 continue;
             }
             keys.add(new ExtractorSpec(type.get().trim(), PluginOptions.of(entryLabel, options(entry, "type"))));
+            extractors.add(keys.getLast());
         }
         return keys.size() == entries.size() ? keys : List.of();
     }
