@@ -112,6 +112,7 @@ public final class Router implements AutoCloseable {
             pool.strategy(strategy, next.strategy().name(), next.strategy().options());
         }
         server.reconfigure(routes, next.proxy());
+        next.logLevel().applyToRouterLog();
         if (change.changed().contains(Settings.ROUTES)) {
             LOG.log(Level.INFO, "routes: {0}", describeRoutes(next));
         }

@@ -50,6 +50,7 @@ final class DemoCommand {
             }
             RouterConfig config = config(plugins, environment, backends, port);
             config.logFormat().applyToRouterLog();
+            config.logLevel().applyToRouterLog();
             try (Router router = Router.start(config, plugins)) {
                 printTryLines(backends, router, sessionOf(config, plugins, backends.get(1)));
                 stop.await();
@@ -71,12 +72,12 @@ final class DemoCommand {
         demo.put(variable(Settings.HEALTH_PATH), "/healthz");
         demo.put(variable(Settings.HEALTH_INTERVAL), "1s");
         demo.put(variable(Settings.PORT), String.valueOf(port));
-        for (ConfigKey passed : List.of(Settings.STRATEGY, Settings.LOG_FORMAT)) {
+        for (ConfigKey passed : List.of(Settings.STRATEGY, Settings.LOG_FORMAT, Settings.LOG_LEVEL)) {
             Optional.ofNullable(environment.get(variable(passed))).ifPresent(value -> demo.put(variable(passed), value));
         }
         RouterConfig c = new RouterConfigLoader(plugins).load(Optional.empty(), demo);
         return new RouterConfig(c.server().withAdminPort(0), c.strategy(), c.backends(), c.proxy(), c.routes(),
-                c.logFormat(), c.reloadWatchInterval(), c.origins());
+                c.logFormat(), c.logLevel(), c.reloadWatchInterval(), c.origins());
     }
 
     private static String variable(ConfigKey key) {

@@ -23,6 +23,7 @@ final class ServeCommand {
         RouterConfigLoader loader = new RouterConfigLoader(plugins);
         RouterConfig config = loader.load(configFile, environment);
         config.logFormat().applyToRouterLog();
+        config.logLevel().applyToRouterLog();
         StopSignal stop = StopSignal.install();
         ReloadSignal hup = ReloadSignal.install();
         FreePort.requireBoth(config.server());

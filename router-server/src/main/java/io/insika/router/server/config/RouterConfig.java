@@ -6,6 +6,7 @@ import java.util.Objects;
 
 import io.insika.router.server.ServerSettings;
 import io.insika.router.server.logging.LogFormat;
+import io.insika.router.server.logging.LogLevel;
 import io.insika.router.server.proxy.ProxySettings;
 import io.insika.router.server.routing.RouteSpec;
 import io.insika.router.server.routing.StrategySettings;
@@ -27,13 +28,14 @@ import io.insika.router.server.routing.StrategySettings;
  * @param routes              the keyed routes, first match wins; the seed's table when the YAML
  *                            has no {@code routes}
  * @param logFormat           {@code text} or {@code json} lines for the router's log and the access log
+ * @param logLevel            the router's own log from this level up
  * @param reloadWatchInterval how often the file is checked for a change, which is then reloaded
  *                            as on SIGHUP; zero reloads on SIGHUP only
  * @param origins             where each value came from
  */
 public record RouterConfig(ServerSettings server, StrategySettings strategy, BackendSource backends,
                            ProxySettings proxy, List<RouteSpec> routes, LogFormat logFormat,
-                           Duration reloadWatchInterval, ConfigOrigins origins) {
+                           LogLevel logLevel, Duration reloadWatchInterval, ConfigOrigins origins) {
 
     public RouterConfig {
         Objects.requireNonNull(server, "server");
@@ -42,6 +44,7 @@ public record RouterConfig(ServerSettings server, StrategySettings strategy, Bac
         Objects.requireNonNull(proxy, "proxy");
         routes = List.copyOf(routes);
         Objects.requireNonNull(logFormat, "logFormat");
+        Objects.requireNonNull(logLevel, "logLevel");
         Objects.requireNonNull(reloadWatchInterval, "reloadWatchInterval");
         Objects.requireNonNull(origins, "origins");
     }

@@ -20,6 +20,7 @@ import io.insika.router.server.ServerSettings;
 import io.insika.router.server.backends.BackendCapacity;
 import io.insika.router.server.backends.HealthSettings;
 import io.insika.router.server.logging.LogFormat;
+import io.insika.router.server.logging.LogLevel;
 import io.insika.router.server.plugin.PluginRegistry;
 import io.insika.router.server.proxy.AccessLogTarget;
 import io.insika.router.server.proxy.ProxySettings;
@@ -100,6 +101,7 @@ public final class RouterConfigLoader {
         int peekBudget = reader.read(Settings.PEEK_BUDGET);
         boolean accessLog = reader.read(Settings.ACCESS_LOG);
         LogFormat logFormat = reader.read(Settings.LOG_FORMAT);
+        LogLevel logLevel = reader.read(Settings.LOG_LEVEL);
         Duration reloadWatch = reader.read(Settings.RELOAD_WATCH_INTERVAL);
         RoutesReader routesReader = new RoutesReader(reader);
         List<RouteSpec> routes = routesReader.read();
@@ -125,7 +127,7 @@ public final class RouterConfigLoader {
                 new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLogTarget,
                         trustedProxies, maxRequests, peekBudget, capacity, health, sessions, streamIdleTimeout,
                         maxTunnels, clientBodyMinRate),
-                routes, logFormat, reloadWatch,
+                routes, logFormat, logLevel, reloadWatch,
                 new ConfigOrigins(file.map(Path::toString), reader.origins(), read.sha256()));
     }
 

@@ -16,6 +16,7 @@ import io.insika.router.server.ServerSettings;
 import io.insika.router.server.backends.BackendLimits;
 import io.insika.router.server.backends.HealthSettings;
 import io.insika.router.server.logging.LogFormat;
+import io.insika.router.server.logging.LogLevel;
 import io.insika.router.server.proxy.ProxySettings;
 import io.insika.router.server.proxy.TrustedProxies;
 import io.insika.router.server.proxy.OpenLimit;
@@ -182,6 +183,9 @@ public final class Settings {
     public static final Setting<LogFormat> LOG_FORMAT = Setting.of("logging.format", "INSIKA_ROUTER_LOG_FORMAT",
             ValueType.logFormat(), LogFormat.TEXT, RESTART,
             "`json` writes the router's log and the access log as one JSON object per line.", RouterConfig::logFormat);
+    public static final Setting<LogLevel> LOG_LEVEL = Setting.of("logging.level", "INSIKA_ROUTER_LOG_LEVEL",
+            ValueType.logLevel(), LogLevel.INFO, LIVE,
+            "The router's own log from this level up: `debug`, `info`, `warn` or `error`.", RouterConfig::logLevel);
 
     public static final Setting<Duration> RELOAD_WATCH_INTERVAL = Setting.of("reload.watch-interval",
             "INSIKA_ROUTER_RELOAD_WATCH_INTERVAL", ValueType.durationOrZero(), Duration.ZERO, RESTART,
@@ -212,7 +216,7 @@ public final class Settings {
             BACKEND_TIMEOUT, CLIENT_BODY_TIMEOUT, CLIENT_SEND_TIMEOUT, CLIENT_BODY_MIN_RATE,
             STREAM_IDLE_TIMEOUT, TRUSTED_PROXIES, MAX_REQUESTS,
             MAX_TUNNELS, PEEK_BUDGET,
-            ACCESS_LOG, LOG_FORMAT, RELOAD_WATCH_INTERVAL, ROUTES, SESSION_SECRET_FILE,
+            ACCESS_LOG, LOG_FORMAT, LOG_LEVEL, RELOAD_WATCH_INTERVAL, ROUTES, SESSION_SECRET_FILE,
             SESSION_PREVIOUS_SECRET_FILE);
 
     private static final Map<String, ConfigKey> BY_KEY = ALL.stream()

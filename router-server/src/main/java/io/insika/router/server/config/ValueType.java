@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
 
 import io.insika.router.api.Backend;
 import io.insika.router.server.logging.LogFormat;
+import io.insika.router.server.logging.LogLevel;
 import io.insika.router.server.proxy.TrustedProxies;
 import io.insika.router.server.upstream.HttpSyntax;
 
@@ -124,6 +125,10 @@ record ValueType<T>(String expected, Function<String, Optional<T>> parser, Funct
 
     static ValueType<LogFormat> logFormat() {
         return new ValueType<>("text or json", LogFormat::parse, LogFormat::label);
+    }
+
+    static ValueType<LogLevel> logLevel() {
+        return new ValueType<>("debug, info, warn or error", LogLevel::parse, LogLevel::label);
     }
 
     static ValueType<String> host() {

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.time.Instant;
 import java.util.logging.Formatter;
 import java.util.logging.LogRecord;
 
@@ -12,8 +11,9 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 
 /**
- * One JSON object per log record, on one line: {@code time} (ISO-8601 UTC), {@code level},
- * {@code logger}, {@code message}, and {@code error} with the stack trace when there is one.
+ * One JSON object per log record, on one line: {@code time} (RFC 3339, UTC, milliseconds),
+ * {@code level} ({@code debug}, {@code info}, {@code warn} or {@code error}), {@code logger},
+ * {@code message}, and {@code error} with the stack trace when there is one.
  * Newlines inside the message or the trace are escaped by the JSON writer, so a record is
  * always exactly one line.
  */
@@ -26,8 +26,8 @@ public final class JsonLogFormatter extends Formatter {
         StringWriter line = new StringWriter(160);
         try (JsonGenerator json = JSON.createGenerator(line)) {
             json.writeStartObject();
-            json.writeStringField("time", Instant.ofEpochMilli(record.getMillis()).toString());
-            json.writeStringField("level", record.getLevel().getName());
+            json.writeStringField("time", LogTime.format(record.getInstant()));
+            json.writeStringField("level", LogLevel.of(record.getLevel()).label());
             json.writeStringField("logger", record.getLoggerName());
             json.writeStringField("message", formatMessage(record));
             if (record.getThrown() != null) {

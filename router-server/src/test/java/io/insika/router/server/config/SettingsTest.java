@@ -64,7 +64,7 @@ class SettingsTest {
                 "backends.max-tunnels", "backends.static", "proxy.body-max-bytes", "proxy.backend-timeout",
                 "proxy.client-body-timeout", "proxy.client-send-timeout", "proxy.client-body-min-rate",
                 "proxy.stream-idle-timeout",
-                "proxy.trusted-proxies", "proxy.access-log",
+                "proxy.trusted-proxies", "proxy.access-log", "logging.level",
                 "routes")));
         assertThat(keys(Reload.OPT_IN), is(List.of("strategy.name", "strategy.options")));
     }

@@ -8,6 +8,7 @@ import io.insika.router.server.testing.JsonLine;
 import org.junit.jupiter.api.Test;
 
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.nullValue;
@@ -29,7 +30,7 @@ class JsonLogFormatterTest {
         assertThat(line.endsWith("\n") && line.indexOf('\n') == line.length() - 1, is(true));
         Map<String, String> fields = JsonLine.parse(line);
         assertThat(fields.get("time"), is("2025-12-01T05:16:59.305Z"));
-        assertThat(fields.get("level"), is("INFO"));
+        assertThat(fields.get("level"), is("info"));
         assertThat(fields.get("logger"), is("io.insika.router.server.Router"));
         assertThat(fields.get("message"), is("backends: static http://10.0.0.1:8080"));
         assertThat(fields.containsKey("error"), is(false));
@@ -46,9 +47,25 @@ class JsonLogFormatterTest {
         assertThat(line.indexOf('\n'), is(line.length() - 1));
         Map<String, String> fields = JsonLine.parse(line);
         assertThat(fields.get("message"), is("a \"forged\"\n{\"level\":\"INFO\"} line"));
-        assertThat(fields.get("level"), is("WARNING"));
+        assertThat(fields.get("level"), is("warn"));
         assertThat(fields.get("error"), containsString("java.lang.IllegalStateException: backend said\nno"));
         assertThat(fields.get("error"), containsString("at io.insika.router.server.logging.JsonLogFormatterTest"));
+    }
+
+    @Test
+    void theLevelIsNamedDebugInfoWarnOrErrorAndTheTimeAlwaysHasItsMillisecondsAndZone() {
+        Map<Level, String> named = new java.util.LinkedHashMap<>();
+        for (Level level : java.util.List.of(Level.FINEST, Level.FINER, Level.FINE, Level.CONFIG, Level.INFO,
+                Level.WARNING, Level.SEVERE)) {
+            LogRecord record = new LogRecord(level, "m");
+            record.setLoggerName("io.insika.router.server.Router");
+            record.setMillis(1_764_566_219_000L);
+            Map<String, String> fields = JsonLine.parse(formatter.format(record));
+            named.put(level, fields.get("level"));
+            assertThat(fields.get("time"), is("2025-12-01T05:16:59.000Z"));
+        }
+
+        assertThat(named.values(), contains("debug", "debug", "debug", "debug", "info", "warn", "error"));
     }
 
     @Test

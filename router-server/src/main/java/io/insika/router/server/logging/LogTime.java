@@ -1,0 +1,20 @@
+package io.insika.router.server.logging;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+
+/** A log record's time in RFC 3339, UTC, to the millisecond: {@code 2026-12-03T17:33:04.123Z}. */
+final class LogTime {
+
+    // always three digits of fraction, unlike Instant.toString(), which drops them on a whole second
+    private static final DateTimeFormatter RFC_3339 = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSXXX")
+            .withZone(ZoneOffset.UTC);
+
+    private LogTime() {
+    }
+
+    static String format(Instant time) {
+        return RFC_3339.format(time);
+    }
+}
