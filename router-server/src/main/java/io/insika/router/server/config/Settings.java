@@ -139,7 +139,7 @@ public final class Settings {
             "The longest one active check may take; at most the interval.", config -> config.proxy().health().timeout());
 
     public static final Setting<Integer> BODY_MAX_BYTES = Setting.of("proxy.body-max-bytes",
-            "INSIKA_ROUTER_BODY_MAX_BYTES", ValueType.positiveSize(), 262_144, LIVE,
+            "INSIKA_ROUTER_BODY_MAX_BYTES", ValueType.size(1, "bytes"), 262_144, LIVE,
             "How much of a body may be read looking for the key; never a limit on what is forwarded.",
             c -> c.proxy().bodyMaxBytes());
     public static final Setting<Duration> BACKEND_TIMEOUT = Setting.of("proxy.backend-timeout",
@@ -152,8 +152,7 @@ public final class Settings {
             "INSIKA_ROUTER_CLIENT_SEND_TIMEOUT", ValueType.positiveDuration(), ProxySettings.DEFAULT_CLIENT_SEND_TIMEOUT,
             LIVE, "The longest a client may leave its answer unread.", c -> c.proxy().clientSendTimeout());
     public static final Setting<Integer> CLIENT_BODY_MIN_RATE = Setting.of("proxy.client-body-min-rate",
-            "INSIKA_ROUTER_CLIENT_BODY_MIN_RATE", ValueType.integer(0, Integer.MAX_VALUE,
-                    "a whole number of bytes a second from 0 to 2147483647"),
+            "INSIKA_ROUTER_CLIENT_BODY_MIN_RATE", ValueType.size(0, "bytes a second"),
             (int) ProxySettings.DEFAULT_CLIENT_BODY_MIN_RATE, LIVE, "Bytes a second a request body must average once it took longer than client-body-timeout; 0: no floor.",
             c -> (int) c.proxy().clientBodyMinRate());
     public static final Setting<Duration> STREAM_IDLE_TIMEOUT = Setting.of("proxy.stream-idle-timeout",
@@ -175,7 +174,7 @@ public final class Settings {
             c -> c.proxy().maxTunnels() > 0 ? Integer.toString(c.proxy().maxTunnels())
                     : "0 (" + OpenLimit.tunnelsForHeap(Runtime.getRuntime().maxMemory()) + " for this heap)");
     public static final Setting<Integer> PEEK_BUDGET = Setting.of("proxy.peek-budget", "INSIKA_ROUTER_PEEK_BUDGET",
-            ValueType.integer(0, Integer.MAX_VALUE, "a whole number of bytes from 0 to 2147483647"),
+            ValueType.size(0, "bytes"),
             ProxySettings.DEFAULT_PEEK_BUDGET, RESTART, "Bytes all key peeks may hold together beyond 8 KiB each.",
             c -> c.proxy().peekBudget());
     public static final Setting<Boolean> ACCESS_LOG = Setting.of("proxy.access-log", "INSIKA_ROUTER_ACCESS_LOG",

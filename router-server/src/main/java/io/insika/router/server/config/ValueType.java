@@ -66,8 +66,19 @@ record ValueType<T>(String expected, Function<String, Optional<T>> parser, Funct
         return integer(1, 65535, "a port from 1 to 65535");
     }
 
-    static ValueType<Integer> positiveSize() {
-        return integer(1, Integer.MAX_VALUE, "a whole number of bytes from 1 to " + Integer.MAX_VALUE);
+    /**
+     * A number of bytes ({@link SizeText}) from {@code min} to {@link Integer#MAX_VALUE}; printed
+     * as plain bytes, so what {@code /observe/config} reports compares equal across versions.
+     *
+     * @param what what is counted, such as {@code bytes} or {@code bytes a second}
+     */
+    static ValueType<Integer> size(int min, String what) {
+        return new ValueType<>("a whole number of " + what + " from " + min + " to " + Integer.MAX_VALUE + ": "
+                + SizeText.FORMS, text -> {
+                    java.util.OptionalLong bytes = SizeText.parse(text);
+                    return bytes.isPresent() && bytes.getAsLong() >= min && bytes.getAsLong() <= Integer.MAX_VALUE
+                            ? Optional.of((int) bytes.getAsLong()) : Optional.empty();
+                });
     }
 
     /** Request or tunnel slots of a backend; 0 is no limit. */

@@ -1,6 +1,7 @@
 package io.insika.router.server.config;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -41,10 +42,25 @@ class ValueValidationTest {
     }
 
     @Test
-    void aSizeThatIsNotAPositiveWholeNumberIsRejected() {
-        String expected = "(expected: a whole number of bytes from 1 to 2147483647)";
-        assertThat(files.problems("proxy: { body-max-bytes: 0 }"), contains("proxy.body-max-bytes: [0] " + expected));
-        assertThat(files.problems("proxy: { body-max-bytes: 256k }"), contains("proxy.body-max-bytes: [256k] " + expected));
+    void aSizeIsBytesOrAWholeNumberWithABinaryUnit() {
+        assertThat(files.load("proxy: { body-max-bytes: 256KiB }").proxy().bodyMaxBytes(), is(262_144));
+        assertThat(files.load("proxy: { body-max-bytes: 1 MiB }").proxy().bodyMaxBytes(), is(1_048_576));
+        assertThat(files.load("proxy: { body-max-bytes: 512b }").proxy().bodyMaxBytes(), is(512));
+        assertThat(files.load("proxy: { body-max-bytes: 1GiB }").proxy().bodyMaxBytes(), is(1_073_741_824));
+        assertThat(files.load("", Map.of("INSIKA_ROUTER_PEEK_BUDGET", "32MiB")).proxy().peekBudget(), is(33_554_432));
+        assertThat(files.load("", Map.of("INSIKA_ROUTER_CLIENT_BODY_MIN_RATE", "1KiB")).proxy().clientBodyMinRate(),
+                is(1024L));
+        assertThat(files.load("proxy: { body-max-bytes: 4096 }").proxy().bodyMaxBytes(), is(4096));
+    }
+
+    @Test
+    void aSizeThatIsNoWholeNumberOfBytesInRangeIsRejectedNamingTheUnits() {
+        String expected = "(expected: a whole number of bytes from 1 to 2147483647: bytes such as 262144, or with a"
+                + " unit: 256KiB, 1MiB, 1GiB)";
+        for (String wrong : List.of("0", "256k", "256KB", "1.5MiB", "2GiB", "99999999999999999999", "MiB")) {
+            assertThat(files.problems("proxy: { body-max-bytes: \"" + wrong + "\" }"),
+                    contains("proxy.body-max-bytes: [" + wrong + "] " + expected));
+        }
         assertThat(files.problems("", Map.of("INSIKA_ROUTER_BODY_MAX_BYTES", "-5")),
                 contains("INSIKA_ROUTER_BODY_MAX_BYTES: [-5] " + expected));
     }
@@ -67,8 +83,9 @@ class ValueValidationTest {
     void overloadLimitsAreWholeNumbersInRange() {
         assertThat(files.problems("proxy: { max-requests: 0 }"),
                 contains("proxy.max-requests: [0] (expected: a whole number from 1 to 1000000)"));
-        assertThat(files.problems("", Map.of("INSIKA_ROUTER_PEEK_BUDGET", "32MiB")),
-                contains("INSIKA_ROUTER_PEEK_BUDGET: [32MiB] (expected: a whole number of bytes from 0 to 2147483647)"));
+        assertThat(files.problems("", Map.of("INSIKA_ROUTER_PEEK_BUDGET", "32MB")),
+                contains("INSIKA_ROUTER_PEEK_BUDGET: [32MB] (expected: a whole number of bytes from 0 to 2147483647:"
+                        + " bytes such as 262144, or with a unit: 256KiB, 1MiB, 1GiB)"));
         assertThat(files.problems("server: { max-connections: lots }"),
                 contains("server.max-connections: [lots] (expected: a whole number from 1 to 1000000)"));
         RouterConfig config = files.load("server: { max-connections: 100 }\nproxy: { max-requests: 50, peek-budget: 0 }");
@@ -257,6 +274,7 @@ class ValueValidationTest {
                         "strategey: unknown key (expected one of: " + TableKeys.topLevel() + ")",
                         "server.host: [a b] (expected: a host name or IP address, such as 0.0.0.0)",
                         "server.port: [x] " + PORT_RANGE,
-                        "proxy.body-max-bytes: [0] (expected: a whole number of bytes from 1 to 2147483647)"));
+                        "proxy.body-max-bytes: [0] (expected: a whole number of bytes from 1 to 2147483647: bytes such"
+                                + " as 262144, or with a unit: 256KiB, 1MiB, 1GiB)"));
     }
 }
