@@ -25,6 +25,7 @@ class ReloadTest {
             Path config = dist.configFor(List.of(one), "");
             try (RouterProcess router = RouterProcess.start(dist, Map.of(), "--config", config.toString())
                     .awaitListening()) {
+                assertFalse(router.stderr().contains("SIGHUP is ignored"), router.stderr());
                 assertEquals("one", Http.postJson(router.port(), "/v1/responses", "{\"user\":\"u0\"}").body());
 
                 // the new backend and the access log, beside a mistake: nothing of it applies
@@ -75,6 +76,30 @@ class ReloadTest {
                 Files.writeString(config, Files.readString(dist.configFor(List.of(two), watching)));
                 await(router, "reload applied: backends.static");
                 assertEquals("two", Http.postJson(router.port(), "/v1/responses", "{\"user\":\"w\"}").body());
+            }
+        }
+    }
+
+    @Test
+    void aRouterStartedWithSighupIgnoredSaysSoAndPointsAtTheWatchInterval() throws Exception {
+        UnpackedDistribution dist = UnpackedDistribution.unpack();
+        try (WhoAmIBackend one = new WhoAmIBackend("one")) {
+            Path config = dist.configFor(List.of(one), "");
+            // as nohup starts it: SIGHUP ignored before the JVM starts, which then cannot handle it
+            List<String> nohup = List.of("sh", "-c", "trap '' HUP; exec \"$0\" \"$@\"", dist.script().toString(),
+                    "--config", config.toString());
+            try (RouterProcess router = RouterProcess.start(nohup, Map.of("PATH", System.getenv("PATH"),
+                    "JAVA_HOME", System.getProperty("java.home"))).awaitListening()) {
+                assertTrue(router.stderr().lines().anyMatch(line -> line.matches("\\S+Z WARN  \\S+: SIGHUP is ignored in"
+                        + " this process \\(started with nohup\\?\\), so it does not reload the configuration: set"
+                        + " reload\\.watch-interval to reload on a change of the file, or start without SIGHUP ignored")),
+                        router.stderr());
+
+                hangUp(router);
+                RouterProcess.sleep(500);
+
+                assertTrue(router.isAlive(), router.stderr());
+                assertFalse(router.stderr().contains("reloading"), router.stderr());
             }
         }
     }

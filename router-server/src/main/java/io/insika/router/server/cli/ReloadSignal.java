@@ -1,9 +1,12 @@
 package io.insika.router.server.cli;
 
 import java.lang.System.Logger.Level;
+import java.time.Duration;
 import java.util.concurrent.Semaphore;
 
+import io.insika.router.server.config.DurationText;
 import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /**
  * SIGHUP reloads the configuration, as it does for nginx and HAProxy's master. The JVM runs a
@@ -26,15 +29,31 @@ final class ReloadSignal {
     /**
      * Handles SIGHUP from now on; call before starting, since the signal's default action ends
      * the process. One that arrives before {@link #reloadWith} is logged and dropped.
+     *
+     * <p>A process started with SIGHUP ignored ({@code nohup}, some supervisors) keeps ignoring
+     * it: the JVM installs no handler for a signal ignored at its start. That is said at once,
+     * since {@code kill -HUP} would otherwise do nothing, silently.
+     *
+     * @param watch {@code reload.watch-interval}: whether the file is watched, which still reloads
      */
-    static ReloadSignal install() {
+    static ReloadSignal install(Duration watch) {
         ReloadSignal signal = new ReloadSignal();
         try {
-            Signal.handle(new Signal("HUP"), hup -> signal.ask());
+            if (Signal.handle(new Signal("HUP"), hup -> signal.ask()) == SignalHandler.SIG_IGN) {
+                LOG.log(Level.WARNING, ignored(watch));
+            }
         } catch (IllegalArgumentException e) {
             LOG.log(Level.WARNING, "SIGHUP cannot be handled here ({0}): reload needs a restart", e.getMessage());
         }
         return signal;
+    }
+
+    static String ignored(Duration watch) {
+        return "SIGHUP is ignored in this process (started with nohup?), so it does not reload the configuration: "
+                + (watch.isPositive()
+                        ? "only reload.watch-interval (" + DurationText.format(watch) + ") does"
+                        : "set reload.watch-interval to reload on a change of the file, or start without SIGHUP"
+                                + " ignored");
     }
 
     /**

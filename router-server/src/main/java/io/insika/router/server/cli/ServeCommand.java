@@ -25,7 +25,7 @@ final class ServeCommand {
         config.logFormat().applyToRouterLog();
         config.logLevel().applyToRouterLog();
         StopSignal stop = StopSignal.install();
-        ReloadSignal hup = ReloadSignal.install();
+        ReloadSignal hup = ReloadSignal.install(config.reloadWatchInterval());
         FreePort.requireBoth(config.server());
         AotCache.describe().ifPresent(line -> LOG.log(System.Logger.Level.INFO, line));
         Router router = Router.start(config, plugins, registry::awaitDone);
