@@ -10,51 +10,74 @@ import java.util.OptionalInt;
 
 import io.insika.router.server.cli.Invocation.Command;
 
-/** Parses the command line; anything it does not know is a {@link UsageException}. */
+/**
+ * Parses the command line as other servers' do: {@code COMMAND --help}, {@code --option VALUE} or
+ * {@code --option=VALUE}, {@code --} ending the options. Anything it does not know is a
+ * {@link UsageException}.
+ */
 final class Arguments {
+
+    private static final String END_OF_OPTIONS = "--";
 
     private Arguments() {
     }
 
     static Invocation parse(List<String> args) {
         Deque<String> rest = new ArrayDeque<>(args);
-        Command command = Command.SERVE;
+        Optional<Command> named = Optional.empty();
         if (!rest.isEmpty() && !rest.peekFirst().startsWith("-")) {
-            String word = rest.removeFirst();
-            command = switch (word) {
-                case "serve" -> Command.SERVE;
-                case "demo" -> Command.DEMO;
-                case "check" -> Command.CHECK;
-                case "route" -> Command.ROUTE;
-                case "token" -> Command.TOKEN;
-                case "help" -> Command.HELP;
-                default -> throw new UsageException("unknown command: " + word);
-            };
+            named = Optional.of(command(rest.removeFirst()));
         }
+        if (named.equals(Optional.of(Command.HELP))) {
+            return help(rest);
+        }
+        // help wins over everything else on the line: "route --help" needs no KEY
+        if (options(args).anyMatch(arg -> arg.equals("--help") || arg.equals("-h"))) {
+            return Invocation.help(named);
+        }
+        Command command = named.orElse(Command.SERVE);
         Optional<Path> config = Optional.empty();
         Optional<String> key = Optional.empty();
         OptionalInt port = OptionalInt.empty();
         boolean hmac = false;
+        boolean verbose = false;
         Optional<Path> secret = Optional.empty();
         Optional<URI> against = Optional.empty();
+        boolean optionsEnded = false;
         while (!rest.isEmpty()) {
             String arg = rest.removeFirst();
-            switch (arg) {
-                case "--help", "-h" -> command = Command.HELP;
-                case "--version" -> command = Command.VERSION;
-                case "--config" -> config = Optional.of(Path.of(value(arg, rest)));
-                case "--port" -> port = OptionalInt.of(port(value(arg, rest)));
-                case "--hmac" -> hmac = true;
-                case "--secret-file" -> secret = Optional.of(Path.of(value(arg, rest)));
-                case "--against" -> against = Optional.of(adminUrl(value(arg, rest)));
-                default -> {
-                    if ((command == Command.ROUTE || command == Command.TOKEN) && key.isEmpty() && !arg.startsWith("-")) {
-                        key = Optional.of(arg);
-                    } else {
-                        throw new UsageException("unknown argument: " + arg);
-                    }
-                }
+            if (!optionsEnded && arg.equals(END_OF_OPTIONS)) {
+                optionsEnded = true;
+                continue;
             }
+            if (optionsEnded || !arg.startsWith("-") || arg.equals("-")) {
+                if ((command == Command.ROUTE || command == Command.TOKEN) && key.isEmpty()) {
+                    key = Optional.of(arg);
+                    continue;
+                }
+                throw new UsageException("unknown argument: " + arg);
+            }
+            Option option = Option.of(arg);
+            switch (option.name()) {
+                case "--version", "-V" -> {
+                    option.flag();
+                    command = Command.VERSION;
+                }
+                case "--config" -> config = Optional.of(Path.of(option.value(rest)));
+                case "--port" -> port = OptionalInt.of(port(option.value(rest)));
+                case "--hmac" -> hmac = option.flag();
+                case "--verbose", "-v" -> verbose = option.flag();
+                case "--secret-file" -> secret = Optional.of(Path.of(option.value(rest)));
+                case "--against" -> against = Optional.of(adminUrl(option.value(rest)));
+                default -> throw new UsageException("unknown option: " + arg
+                        + ((command == Command.ROUTE || command == Command.TOKEN) && key.isEmpty()
+                                ? " (a KEY that begins with - goes after --: insika-router " + word(command) + " -- "
+                                        + arg + ")"
+                                : ""));
+            }
+        }
+        if (command == Command.VERSION) {
+            return Invocation.version();
         }
         if (command == Command.ROUTE && key.isEmpty()) {
             throw new UsageException("route needs the session KEY to look up");
@@ -77,14 +100,74 @@ final class Arguments {
         if (against.isPresent() && command != Command.CHECK) {
             throw new UsageException("--against is an option of check");
         }
-        return new Invocation(command, config, key, port, hmac, secret, against);
+        if (verbose && command != Command.ROUTE && command != Command.CHECK) {
+            throw new UsageException("--verbose is an option of route and check; a running router logs at"
+                    + " logging.level");
+        }
+        return new Invocation(command, Optional.empty(), config, key, port, hmac, secret, against, verbose);
     }
 
-    private static String value(String option, Deque<String> rest) {
-        if (rest.isEmpty()) {
-            throw new UsageException(option + " needs a value");
+    /** The word that names a command on the command line. */
+    static String word(Command command) {
+        return command.name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    private static Command command(String word) {
+        for (Command command : Command.values()) {
+            if (word(command).equals(word)) {
+                return command;
+            }
         }
-        return rest.removeFirst();
+        throw new UsageException("unknown command: " + word);
+    }
+
+    // help [COMMAND]
+    private static Invocation help(Deque<String> rest) {
+        if (rest.isEmpty()) {
+            return Invocation.help(Optional.empty());
+        }
+        String topic = rest.removeFirst();
+        if (!rest.isEmpty()) {
+            throw new UsageException("help takes one COMMAND at most; also given: " + String.join(" ", rest));
+        }
+        return Invocation.help(Optional.of(topic.equals("--help") || topic.equals("-h") ? Command.HELP : command(topic)));
+    }
+
+    // the arguments before "--": after it, even "--help" is a key
+    private static java.util.stream.Stream<String> options(List<String> args) {
+        int end = args.indexOf(END_OF_OPTIONS);
+        return (end < 0 ? args : args.subList(0, end)).stream();
+    }
+
+    /** An option as written: {@code --name}, or {@code --name=value} with its value in the same word. */
+    private record Option(String name, Optional<String> inline) {
+
+        static Option of(String arg) {
+            int equals = arg.indexOf('=');
+            return arg.startsWith("--") && equals > 0
+                    ? new Option(arg.substring(0, equals), Optional.of(arg.substring(equals + 1)))
+                    : new Option(arg, Optional.empty());
+        }
+
+        String value(Deque<String> rest) {
+            if (inline.isPresent()) {
+                if (inline.get().isEmpty()) {
+                    throw new UsageException(name + " needs a value");
+                }
+                return inline.get();
+            }
+            if (rest.isEmpty() || rest.peekFirst().equals(END_OF_OPTIONS)) {
+                throw new UsageException(name + " needs a value");
+            }
+            return rest.removeFirst();
+        }
+
+        boolean flag() {
+            if (inline.isPresent()) {
+                throw new UsageException(name + " takes no value");
+            }
+            return true;
+        }
     }
 
     private static URI adminUrl(String text) {

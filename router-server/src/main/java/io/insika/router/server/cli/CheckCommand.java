@@ -31,9 +31,16 @@ import io.insika.router.server.routing.RoutingSnapshot;
 final class CheckCommand {
 
     private final PrintStream out;
+    private final boolean logging;
 
-    CheckCommand(PrintStream out) {
+    /**
+     * @param out     where the report goes
+     * @param logging whether the router's log is written at {@code logging.level} once the
+     *                configuration is read, or left as it is
+     */
+    CheckCommand(PrintStream out, boolean logging) {
         this.out = out;
+        this.logging = logging;
     }
 
     /** Sample keys placed both ways by {@code --against}: the share that moves, within about a point. */
@@ -41,6 +48,9 @@ final class CheckCommand {
 
     int run(PluginRegistry plugins, Map<String, String> environment, Optional<Path> configFile, Optional<URI> against) {
         RouterConfig config = new RouterConfigLoader(plugins).load(configFile, environment);
+        if (logging) {
+            config.logLevel().applyToRouterLog();
+        }
         out.println("configuration: " + config.origins().file().orElse("the embedded defaults"));
         int width = config.origins().sources().keySet().stream().mapToInt(String::length).max().orElse(0);
         String line = "  %-" + width + "s  %-40s (%s)%n";

@@ -8,6 +8,9 @@ import java.util.Map;
 import io.insika.router.api.PluginConfigException;
 import io.insika.router.server.Version;
 import io.insika.router.server.config.ConfigException;
+import io.insika.router.server.config.EnvironmentOverrides;
+import io.insika.router.server.config.Settings;
+import io.insika.router.server.logging.LogLevel;
 import io.insika.router.server.plugin.PluginException;
 
 /**
@@ -47,12 +50,12 @@ public final class CommandLine {
         try {
             Invocation invocation = Arguments.parse(args);
             return switch (invocation.command()) {
-                case HELP -> print(Usage.HELP);
+                case HELP -> print(invocation.topic().map(Usage::of).orElse(Usage.HELP));
                 case VERSION -> print("insika-router " + Version.current());
-                case CHECK -> new CheckCommand(out).run(home.plugins(), home.environment(environment), invocation.config(),
-                        invocation.against());
-                case ROUTE -> new RouteCommand(out).run(home.plugins(), home.environment(environment),
-                        invocation.config(), invocation.key().orElseThrow());
+                case CHECK -> new CheckCommand(out, quietUnlessAsked(invocation)).run(home.plugins(),
+                        home.environment(environment), invocation.config(), invocation.against());
+                case ROUTE -> new RouteCommand(out, quietUnlessAsked(invocation)).run(home.plugins(),
+                        home.environment(environment), invocation.config(), invocation.key().orElseThrow());
                 case TOKEN -> new TokenCommand(out).run(invocation.key().orElseThrow(), invocation.hmac(),
                         invocation.secret(), environment);
                 case SERVE -> ServeCommand.run(home.plugins(), home.environment(environment), invocation.config());
@@ -72,6 +75,22 @@ public final class CommandLine {
             err.println("insika-router: " + e.getCause().getMessage());
             return FAILED;
         }
+    }
+
+    /**
+     * {@code route} and {@code check} answer on standard output; their log (plugins loaded, the
+     * backends found) is noise there unless asked for with {@code --verbose} or
+     * {@code INSIKA_ROUTER_LOG_LEVEL}. Until then only errors are logged; from the plugins on.
+     *
+     * @return whether the configured level applies once the configuration is read
+     */
+    private boolean quietUnlessAsked(Invocation invocation) {
+        boolean asked = invocation.verbose()
+                || EnvironmentOverrides.of(environment).isSet(Settings.LOG_LEVEL.variable().orElseThrow());
+        if (!asked) {
+            LogLevel.ERROR.applyToRouterLog();
+        }
+        return asked;
     }
 
     private int print(String text) {

@@ -20,13 +20,23 @@ import io.insika.router.server.routing.BackendPool;
 final class RouteCommand {
 
     private final PrintStream out;
+    private final boolean logging;
 
-    RouteCommand(PrintStream out) {
+    /**
+     * @param out     where the answer goes
+     * @param logging whether the router's log is written at {@code logging.level} once the
+     *                configuration is read, or left as it is
+     */
+    RouteCommand(PrintStream out, boolean logging) {
         this.out = out;
+        this.logging = logging;
     }
 
     int run(PluginRegistry plugins, Map<String, String> environment, Optional<Path> configFile, String key) {
         RouterConfig config = new RouterConfigLoader(plugins).load(configFile, environment);
+        if (logging) {
+            config.logLevel().applyToRouterLog();
+        }
         BackendPool pool = Router.newPool(config, plugins);
         // starting discovery fills the pool at once (one DNS resolution); closing stops the schedule
         BackendDiscovery.start(config.backends(), pool).close();

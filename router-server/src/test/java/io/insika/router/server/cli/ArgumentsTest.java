@@ -56,8 +56,81 @@ class ArgumentsTest {
     void unknownCommandsAndOptionsAreUsageErrorsNamingThem() {
         assertEquals("unknown command: serv",
                 assertThrows(UsageException.class, () -> Arguments.parse(List.of("serv"))).getMessage());
-        assertEquals("unknown argument: --verbose",
-                assertThrows(UsageException.class, () -> Arguments.parse(List.of("check", "--verbose"))).getMessage());
+        assertEquals("unknown option: --frobnicate",
+                assertThrows(UsageException.class, () -> Arguments.parse(List.of("check", "--frobnicate"))).getMessage());
+        assertEquals("unknown argument: extra",
+                assertThrows(UsageException.class, () -> Arguments.parse(List.of("route", "alice", "extra"))).getMessage());
+    }
+
+    @Test
+    void anOptionsValueMayBeJoinedToItWithAnEqualsSign() {
+        Invocation check = Arguments.parse(List.of("check", "--config=my.yaml", "--against=http://10.0.0.5:9091"));
+        Invocation token = Arguments.parse(List.of("token", "--hmac", "--secret-file=/run/secret", "actor-1"));
+
+        assertEquals(Optional.of(Path.of("my.yaml")), check.config());
+        assertEquals(Optional.of(java.net.URI.create("http://10.0.0.5:9091")), check.against());
+        assertEquals(Optional.of(Path.of("/run/secret")), token.secret());
+        assertEquals(9190, Arguments.parse(List.of("demo", "--port=9190")).port().getAsInt());
+        assertEquals(Optional.of(Path.of("a=b.yaml")), Arguments.parse(List.of("--config=a=b.yaml")).config());
+    }
+
+    @Test
+    void aFlagGivenAValueOrAnOptionAnEmptyOneIsAUsageError() {
+        assertEquals("--hmac takes no value", assertThrows(UsageException.class,
+                () -> Arguments.parse(List.of("token", "--hmac=yes", "k"))).getMessage());
+        assertEquals("--config needs a value", assertThrows(UsageException.class,
+                () -> Arguments.parse(List.of("check", "--config="))).getMessage());
+    }
+
+    @Test
+    void doubleDashEndsTheOptionsSoAKeyMayBeginWithADash() {
+        Invocation dashed = Arguments.parse(List.of("route", "--config", "my.yaml", "--", "-abc"));
+        Invocation help = Arguments.parse(List.of("route", "--", "--help"));
+
+        assertEquals(Command.ROUTE, dashed.command());
+        assertEquals(Optional.of("-abc"), dashed.key());
+        assertEquals(Optional.of(Path.of("my.yaml")), dashed.config());
+        assertEquals(Command.ROUTE, help.command());
+        assertEquals(Optional.of("--help"), help.key());
+        assertEquals(Optional.of("-"), Arguments.parse(List.of("token", "-")).key());
+    }
+
+    @Test
+    void aKeyBeginningWithADashBeforeTheDoubleDashIsAnUnknownOptionThatSaysHowToRouteIt() {
+        assertEquals("unknown option: -abc (a KEY that begins with - goes after --: insika-router route -- -abc)",
+                assertThrows(UsageException.class, () -> Arguments.parse(List.of("route", "-abc"))).getMessage());
+    }
+
+    @Test
+    void everyCommandTakesHelpAndNeedsNothingElseForIt() {
+        for (Command command : Command.values()) {
+            String word = Arguments.word(command);
+            assertEquals(Optional.of(command), Arguments.parse(List.of(word, "--help")).topic(), word);
+            assertEquals(Optional.of(command), Arguments.parse(List.of(word, "-h")).topic(), word);
+            assertEquals(Optional.of(command), Arguments.parse(List.of("help", word)).topic(), word);
+            assertEquals(Command.HELP, Arguments.parse(List.of(word, "--help")).command(), word);
+        }
+        assertEquals(Optional.of(Command.ROUTE), Arguments.parse(List.of("route", "--frobnicate", "--help")).topic());
+        assertEquals(Optional.empty(), Arguments.parse(List.of("--help")).topic());
+        assertEquals(Optional.empty(), Arguments.parse(List.of("help")).topic());
+        assertEquals("unknown command: rout",
+                assertThrows(UsageException.class, () -> Arguments.parse(List.of("help", "rout"))).getMessage());
+    }
+
+    @Test
+    void versionIsACommandAndTwoOptions() {
+        for (List<String> asked : List.of(List.of("version"), List.of("--version"), List.of("-V"))) {
+            assertEquals(Command.VERSION, Arguments.parse(asked).command(), asked.toString());
+        }
+    }
+
+    @Test
+    void verboseIsAnOptionOfRouteAndCheck() {
+        assertEquals(true, Arguments.parse(List.of("route", "--verbose", "alice")).verbose());
+        assertEquals(true, Arguments.parse(List.of("check", "-v")).verbose());
+        assertEquals(false, Arguments.parse(List.of("route", "alice")).verbose());
+        assertEquals("--verbose is an option of route and check; a running router logs at logging.level",
+                assertThrows(UsageException.class, () -> Arguments.parse(List.of("--verbose"))).getMessage());
     }
 
     @Test

@@ -37,7 +37,7 @@ class CheckCommandTest {
                 """);
 
         List<String> problems = assertThrows(ConfigException.class, () -> new CheckCommand(new PrintStream(
-                new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).run(FixturePlugins.registry(),
+                new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), false).run(FixturePlugins.registry(),
                 Map.of("INSIKA_ROUTER_STRATEGYY", "ketama"), Optional.of(file), Optional.empty())).problems();
 
         assertThat(problems.stream().map(problem -> problem.substring(0, problem.indexOf(':'))).toList(),
@@ -63,7 +63,7 @@ class CheckCommandTest {
 
     private static String check(Map<String, String> environment) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        new CheckCommand(new PrintStream(out, true, StandardCharsets.UTF_8))
+        new CheckCommand(new PrintStream(out, true, StandardCharsets.UTF_8), false)
                 .run(FixturePlugins.registry(), environment, Optional.empty(), Optional.empty());
         return out.toString(StandardCharsets.UTF_8);
     }
