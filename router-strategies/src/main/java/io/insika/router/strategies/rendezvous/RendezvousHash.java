@@ -2,7 +2,8 @@ package io.insika.router.strategies.rendezvous;
 
 import java.nio.charset.StandardCharsets;
 
-import net.openhft.hashing.LongHashFunction;
+import com.dynatrace.hash4j.hashing.Hasher64;
+import com.dynatrace.hash4j.hashing.Hashing;
 
 /**
  * The fixed hash behind rendezvous placement; docs/strategies.md gives the same definition for
@@ -21,13 +22,13 @@ import net.openhft.hashing.LongHashFunction;
  */
 final class RendezvousHash {
 
-    private static final LongHashFunction XX = LongHashFunction.xx(0);
+    private static final Hasher64 XX = Hashing.xxh64(0);
 
     private RendezvousHash() {
     }
 
     static long of(String text) {
-        return XX.hashBytes(text.getBytes(StandardCharsets.UTF_8));
+        return XX.hashBytesToLong(text.getBytes(StandardCharsets.UTF_8));
     }
 
     /** MurmurHash3 fmix64 of the pair: a bijection in which every input bit flips every output bit half the time. */

@@ -42,6 +42,15 @@ class RendezvousPlacementTest {
     }
 
     @Test
+    void keysOf32BytesAndMoreTakeXxHash64sFourLanePathToo() {
+        // Python's xxhash package; below 32 bytes xxHash64 never reaches its four accumulators
+        assertThat(RendezvousHash.of("0123456789abcdef0123456789abcdef"), is(7217744722875508421L));
+        assertThat(RendezvousHash.of("f47ac10b-58cc-4372-a567-0e02b2c3d479"), is(5821909102796944928L));
+        assertThat(RendezvousHash.of("sess-" + "ü".repeat(40) + "-end"), is(-188817290679312329L));
+        assertThat(RendezvousHash.of("x".repeat(100)), is(-7858536869340659564L));
+    }
+
+    @Test
     void goldenOwnersPinTheHashWithEqualWeights() {
         // Computed independently (Python, the xxhash package) from docs/strategies.md.
         assertGolden(picker(backends(5)), Map.of("alice", "10.0.0.3:8080", "bob", "10.0.0.2:8080",
