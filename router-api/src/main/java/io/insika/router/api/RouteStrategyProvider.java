@@ -33,4 +33,26 @@ public interface RouteStrategyProvider {
      * @throws PluginConfigException if an option is unknown or its value is invalid
      */
     RouteStrategy create(PluginOptions options);
+
+    /**
+     * The options a strategy made from {@code options} places keys with, every default written
+     * out: ketama resolves no options and {@code compat: none} alike to {@code compat: none}.
+     * The router fingerprints and compares these, never the text as written, so replicas (and a
+     * reload) that write a default out and ones that leave it out count as the same placement,
+     * while a change of any effective option counts as a change.
+     *
+     * <p>The router calls it only with options {@link #create} accepted. The result keeps
+     * {@code options}' {@link PluginOptions#path() path}; handed to {@code create}, it must make
+     * a strategy that places every key as one made from {@code options} does. Options that may
+     * place a key differently must resolve differently.
+     *
+     * <p>The default returns {@code options} unchanged: right for a strategy whose options all
+     * have to be written (or that has none); one with defaults should override it.
+     *
+     * @param options options {@link #create} accepted
+     * @return the effective options, defaults included
+     */
+    default PluginOptions resolve(PluginOptions options) {
+        return options;
+    }
 }

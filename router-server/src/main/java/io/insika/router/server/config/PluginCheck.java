@@ -3,6 +3,7 @@ package io.insika.router.server.config;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import io.insika.router.api.KeyExtractorProvider;
 import io.insika.router.api.PluginConfigException;
@@ -32,14 +33,20 @@ final class PluginCheck {
      * @param label   how to name the strategy in a message: {@code strategy.name} or the variable
      * @param name    the strategy's name
      * @param options its options
+     * @return the options resolved by the strategy, its defaults written out, so that a default
+     *         written out and one left out compare (and fingerprint) alike; as given after a problem
      */
-    void strategy(String label, String name, PluginOptions options) {
+    PluginOptions strategy(String label, String name, PluginOptions options) {
         Optional<RouteStrategyProvider> provider = registry.strategy(name);
         if (provider.isEmpty()) {
             reader.problem(label + ": [" + name + "] (known: " + known(registry.strategyNames()) + ")");
-            return;
+            return options;
         }
-        create(options.path(), () -> provider.get().create(options));
+        RouteStrategyProvider strategy = provider.get();
+        return create(options.path(), () -> {
+            strategy.create(options);
+            return strategy.resolve(options);
+        }).orElse(options);
     }
 
     /**
@@ -65,14 +72,15 @@ final class PluginCheck {
         }
     }
 
-    private void create(String label, Runnable build) {
+    private <T> Optional<T> create(String label, Supplier<T> build) {
         try {
-            build.run();
+            return Optional.ofNullable(build.get());
         } catch (PluginConfigException e) {
             reader.problem(e.getMessage());
         } catch (RuntimeException e) {
             reader.problem(label + ": the plugin failed to start (" + e + ")");
         }
+        return Optional.empty();
     }
 
     private static String known(Set<String> names) {

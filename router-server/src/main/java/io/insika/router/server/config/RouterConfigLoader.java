@@ -109,7 +109,7 @@ public final class RouterConfigLoader {
 
         PluginCheck plugins = new PluginCheck(registry, reader);
         if (strategyNamed) {
-            plugins.strategy(reader.label(Settings.STRATEGY), strategy, strategyOptions);
+            strategyOptions = plugins.strategy(reader.label(Settings.STRATEGY), strategy, strategyOptions);
         }
         plugins.routes(routesReader.extractors(), routes, routesReader.whole());
         if (!reader.problems().isEmpty()) {

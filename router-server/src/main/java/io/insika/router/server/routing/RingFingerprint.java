@@ -28,7 +28,8 @@ public final class RingFingerprint {
      * The first 8 bytes of SHA-256 of a canonical text, in hex.
      *
      * @param strategy the strategy's name
-     * @param options  its options
+     * @param options  its options as it resolved them, defaults written out ({@link StrategySettings}):
+     *                 a default written out and one left out must not tell replicas apart
      * @param backends the backends, in any order
      * @return 16 lowercase hex digits
      */

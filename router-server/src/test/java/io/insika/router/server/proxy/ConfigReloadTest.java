@@ -198,7 +198,8 @@ class ConfigReloadTest {
 
             assertThat(log.formatted(Level.WARNING), hasItem(
                     "reload refused, keeping the running configuration: the strategy would change"
-                            + " (strategy.name: ketama -> rendezvous), which moves most sessions to other backends;"
+                            + " (strategy.name: ketama -> rendezvous; strategy.options: {compat=none} -> {}), which moves"
+                            + " most sessions to other backends;"
                             + " set strategy.allow-change-on-reload: true in the file to apply it on reload, or"
                             + " restart"));
         }

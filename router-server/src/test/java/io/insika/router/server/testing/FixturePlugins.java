@@ -7,6 +7,7 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -134,9 +135,18 @@ public final class FixturePlugins {
 
         @Override
         public RouteStrategy create(PluginOptions options) {
-            options.requireOnly(Set.of("compat"));
-            options.oneOf("compat", "none", Set.of("none", "libketama"));
+            compat(options);
             return firstBackend();
+        }
+
+        @Override
+        public PluginOptions resolve(PluginOptions options) {
+            return PluginOptions.of(options.path(), Map.of("compat", compat(options)));
+        }
+
+        private static String compat(PluginOptions options) {
+            options.requireOnly(Set.of("compat"));
+            return options.oneOf("compat", "none", Set.of("none", "libketama"));
         }
     }
 

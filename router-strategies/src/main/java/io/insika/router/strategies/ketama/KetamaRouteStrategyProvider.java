@@ -1,6 +1,7 @@
 package io.insika.router.strategies.ketama;
 
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -35,11 +36,20 @@ public final class KetamaRouteStrategyProvider implements RouteStrategyProvider 
 
     @Override
     public RouteStrategy create(PluginOptions options) {
+        return new KetamaRouteStrategy(weighting(options));
+    }
+
+    @Override
+    public PluginOptions resolve(PluginOptions options) {
+        return PluginOptions.of(options.path(), Map.of(COMPAT, weighting(options).optionValue()));
+    }
+
+    private static KetamaWeighting weighting(PluginOptions options) {
         options.requireOnly(Set.of(COMPAT));
         Set<String> allowed = Arrays.stream(KetamaWeighting.values())
                 .map(KetamaWeighting::optionValue)
                 .collect(Collectors.toSet());
         String compat = options.oneOf(COMPAT, KetamaWeighting.NONE.optionValue(), allowed);
-        return new KetamaRouteStrategy(KetamaWeighting.byOptionValue(compat));
+        return KetamaWeighting.byOptionValue(compat);
     }
 }

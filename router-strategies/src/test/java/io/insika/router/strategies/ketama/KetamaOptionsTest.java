@@ -2,6 +2,7 @@ package io.insika.router.strategies.ketama;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.Map;
@@ -27,6 +28,20 @@ class KetamaOptionsTest {
     @Test
     void compatLibketamaSelectsLibketamasWeightFormula() {
         assertThat(strategy(PluginOptions.of("compat", "libketama")).weighting(), is(KetamaWeighting.LIBKETAMA));
+    }
+
+    @Test
+    void compatNoneWrittenOutResolvesAsLeavingItOut() {
+        PluginOptions omitted = provider.resolve(PluginOptions.of("strategy.options", Map.of()));
+
+        assertThat(provider.resolve(PluginOptions.of("strategy.options", Map.of("compat", "none"))), is(omitted));
+        assertThat(omitted, is(PluginOptions.of("strategy.options", Map.of("compat", "none"))));
+    }
+
+    @Test
+    void compatLibketamaResolvesToOtherOptions() {
+        assertThat(provider.resolve(PluginOptions.of("compat", "libketama")),
+                not(provider.resolve(PluginOptions.empty())));
     }
 
     @Test
