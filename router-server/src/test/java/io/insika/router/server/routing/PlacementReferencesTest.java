@@ -14,6 +14,7 @@ import io.insika.router.api.Backend;
 import io.insika.router.api.Picker;
 import io.insika.router.api.PluginOptions;
 import io.insika.router.server.plugin.PluginRegistry;
+import io.insika.router.server.testing.PeerProgram;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -75,12 +76,15 @@ class PlacementReferencesTest {
     @Test
     void thePythonReferenceNamesTheSameOwners() throws Exception {
         // Debian's Python, where python3-xxhash is installed (tools/ci-deps.sh)
+        Process xxhash = PeerProgram.start(new ProcessBuilder("/usr/bin/python3", "-c", "import xxhash"));
+        assertThat("the Python reference's rendezvous needs xxhash: apt-get install python3-xxhash (tools/ci-deps.sh)",
+                xxhash.waitFor(30, TimeUnit.SECONDS) && xxhash.exitValue() == 0, is(true));
         assertThat(run(CLIENTS.resolve("python"), "/usr/bin/python3", "placement.py", "--check",
                 VECTORS.toAbsolutePath().toString()), is("200 owners, 0 mismatches"));
     }
 
     private static String run(Path directory, String... command) throws Exception {
-        Process process = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true).start();
+        Process process = PeerProgram.start(new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true));
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         assertThat(String.join(" ", command) + " timed out", process.waitFor(120, TimeUnit.SECONDS), is(true));
         assertThat(String.join(" ", command) + ": " + output, process.exitValue(), is(0));

@@ -41,8 +41,8 @@ public final class NodeCheck implements AutoCloseable {
 
     /** Starts {@code node server.mjs NAME}; returns the port its first line, {@code listening PORT}, names. */
     public int startServer(String name) throws IOException {
-        Process server = new ProcessBuilder("node", "server.mjs", name).directory(directory.toFile())
-                .redirectErrorStream(true).start();
+        Process server = PeerProgram.start(new ProcessBuilder("node", "server.mjs", name).directory(directory.toFile())
+                .redirectErrorStream(true));
         servers.add(server);
         BufferedReader lines = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
         String first = lines.readLine();
@@ -54,7 +54,7 @@ public final class NodeCheck implements AutoCloseable {
 
     /** Runs a command in the check's folder; asserts it ends within the time, with status 0, and returns its output. */
     public String run(List<String> command, int seconds) throws Exception {
-        Process process = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true).start();
+        Process process = PeerProgram.start(new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true));
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         assertThat(String.join(" ", command) + " timed out: " + output, process.waitFor(seconds, TimeUnit.SECONDS),
                 is(true));

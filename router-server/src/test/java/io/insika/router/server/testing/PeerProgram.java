@@ -32,6 +32,7 @@ public enum PeerProgram {
     AB("ab", "apache2-utils"),
     CURL("curl", "curl"),
     NODE("node", "nodejs"),
+    NPM("npm", "npm"),
     /** Debian's, not one a version manager puts first on the PATH. */
     PYTHON3("python3", "python3");
 
@@ -57,7 +58,30 @@ public enum PeerProgram {
             }
         }
         return fail(binary + " is not installed, and the interop tests run it as a real peer of the router: "
-                + "apt-get install " + debianPackage + " (tools/ci-deps.sh does this on CI)");
+                + installCommand());
+    }
+
+    /**
+     * Starts a command, failing with the command that installs its program when that is one of
+     * these and is missing; any other failure to start is the test's error.
+     */
+    public static Process start(ProcessBuilder command) throws IOException {
+        try {
+            return command.start();
+        } catch (IOException e) {
+            String program = Path.of(command.command().getFirst()).getFileName().toString();
+            for (PeerProgram peer : values()) {
+                if (peer.binary.equals(program)) {
+                    throw new AssertionError("cannot run " + program + " (" + e.getMessage() + "): "
+                            + peer.installCommand(), e);
+                }
+            }
+            throw e;
+        }
+    }
+
+    private String installCommand() {
+        return "apt-get install " + debianPackage + " (tools/ci-deps.sh, which tools/test.sh runs, installs it)";
     }
 
     /**

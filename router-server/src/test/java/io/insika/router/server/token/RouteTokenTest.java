@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import io.helidon.json.JsonObject;
 import io.helidon.json.JsonParser;
 import io.helidon.json.JsonValue;
+import io.insika.router.server.testing.PeerProgram;
 import org.junit.jupiter.api.Test;
 
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -104,7 +105,7 @@ class RouteTokenTest {
     }
 
     private static String run(String... command) throws Exception {
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        Process process = PeerProgram.start(new ProcessBuilder(command).redirectErrorStream(true));
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         assertThat(String.join(" ", command) + ": " + output, process.waitFor(30, TimeUnit.SECONDS), is(true));
         assertThat(output, process.exitValue(), is(0));
