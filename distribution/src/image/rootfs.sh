@@ -11,6 +11,10 @@
 #                        what bin/insika-router runs (dash and coreutils, copied from this machine)
 #   /lib*, /usr/lib*     the C libraries those and the JVM link against, found with ldd
 #   /etc/passwd, group   root and the user the router runs as (UID below)
+#   /usr/share/doc/PKG/copyright
+#                        the copyright file of each package those files come from; the image's
+#                        /opt/insika-router/NOTICE ends with the list of them: file, package,
+#                        version (dpkg's), and the runtime's vendor and version
 #
 # No package manager, no other shell tools, no HTTP client: nothing the router does not run.
 set -eu
@@ -68,6 +72,39 @@ find "$rootfs/bin" "$rootfs/opt/java" -type f \( -perm -u+x -o -name '*.so' \) \
         esac
     done
 [ -n "$(find "$rootfs" -name 'libc.so*' -print -quit)" ] || die "ldd found no C library to copy"
+
+# What the image holds beyond the distribution, for its NOTICE: each file copied from this machine
+# with the package it belongs to and that package's version and copyright file (dpkg knows a file
+# by its path before merged /usr, so both spellings are asked).
+package_of() {
+    for path in "$1" "${1#/usr}" "/usr$1"; do
+        dpkg-query -S "$path" 2>/dev/null | sed -n '1s/^\([^:,]*\).*/\1/p' | grep . && return 0
+    done
+    return 1
+}
+notice=$rootfs/opt/insika-router/NOTICE
+{
+    printf '\nIn this image, outside /opt/insika-router, from the machine that built it:\n\n'
+    printf '%s  %s\n' "/opt/java" "$(sed -n 's/^IMPLEMENTOR="\(.*\)"$/\1/p' "$JAVA_HOME/release") Java runtime $runtime_version, jlinked: GPL-2.0-only WITH Classpath-exception-2.0; its modules' notices in /opt/java/legal"
+    (cd "$rootfs" && find bin lib* usr/lib* -type f 2>/dev/null | sort) | while IFS= read -r file; do
+        case $file in
+            bin/sh) source=$(command -v dash) ;;
+            bin/*) source=$(command -v "${file#bin/}") ;;
+            *) source=/$file ;;
+        esac
+        if command -v dpkg-query >/dev/null 2>&1 && package=$(package_of "$source"); then
+            version=$(dpkg-query -W -f '${Version}' "$package" 2>/dev/null | head -n 1)
+            copyright=/usr/share/doc/$package/copyright
+            if [ -f "$copyright" ] && [ ! -e "$rootfs$copyright" ]; then
+                mkdir -p "$rootfs/usr/share/doc/$package"
+                cp "$copyright" "$rootfs$copyright"
+            fi
+            printf '/%s  %s %s: %s\n' "$file" "$package" "$version" "$copyright"
+        else
+            printf '/%s  package unknown (no dpkg here)\n' "$file"
+        fi
+    done
+} >> "$notice"
 
 mkdir -p "$rootfs/etc" "$rootfs/proc" "$rootfs/sys" "$rootfs/dev" "$rootfs/tmp"
 chmod 1777 "$rootfs/tmp"

@@ -100,6 +100,37 @@ class ImageTest {
     }
 
     @Test
+    void theImagesNoticeIsTheTarballsAndNamesThePackageOfEveryFileCopiedFromTheBuildMachine() throws IOException {
+        String notice = Files.readString(rootfs.resolve("opt/insika-router/NOTICE"));
+        String tarballs = Files.readString(UnpackedDistribution.unpack().home().resolve("NOTICE"));
+        List<String> copied;
+        try (Stream<Path> files = Stream.of("bin", "lib", "lib64", "usr/lib", "usr/lib64").map(rootfs::resolve)
+                .filter(Files::isDirectory).flatMap(ImageTest::walk)) {
+            copied = files.filter(Files::isRegularFile).map(f -> "/" + rootfs.relativize(f)).sorted().toList();
+        }
+
+        assertTrue(notice.startsWith(tarballs), "the image's NOTICE begins with the tarball's");
+        List<String> lines = notice.substring(tarballs.length()).lines().toList();
+        assertTrue(copied.contains("/bin/sh") && copied.stream().anyMatch(f -> f.contains("/libc.so")), copied.toString());
+        for (String file : copied) {
+            String line = lines.stream().filter(l -> l.startsWith(file + "  ")).findFirst()
+                    .orElseThrow(() -> new AssertionError(file + " is not in the image's NOTICE"));
+            String copyright = line.replaceAll(".*: (/usr/share/doc/[^ ]+/copyright)$", "$1");
+            assertTrue(Files.isRegularFile(rootfs.resolve(copyright.substring(1))), line);
+        }
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("/opt/java  ")), "the runtime is named");
+        assertTrue(Files.isDirectory(rootfs.resolve("opt/java/legal/java.base")), "the runtime's own notices");
+    }
+
+    private static Stream<Path> walk(Path dir) {
+        try {
+            return Files.walk(dir);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
     void theImageIsSmall() throws Exception {
         long archive = Files.size(OciImage.ARCHIVE);
         long unpacked;
