@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
@@ -20,16 +19,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * What the tarball says it ships is what its lib/ holds: NOTICE names every third-party jar with
- * the coordinates and version the jar itself records (its META-INF/maven pom.properties) and the
- * license its pom declares; the SBOM beside it names every jar, and nothing else; LICENSE is the
- * repository's, and the router's own jars declare it.
+ * the coordinates and version the jar itself records (its META-INF/maven pom.properties; the
+ * SBOM's for a jar that records none) and the license its pom declares; the SBOM beside it names
+ * every jar, and nothing else; LICENSE is the repository's, and the router's own jars declare it.
  */
 class NoticeTest {
 
     private static final Path SBOM_BESIDE = Path.of(System.getProperty("insika.sbom"));
     private static UnpackedDistribution dist;
-    /** Every jar of lib/, by file name: groupId, artifactId and version, read from inside it. */
-    private static Map<String, Properties> jars;
+    /**
+     * Every jar of lib/, by file name: its coordinates as it records them, or for a jar that
+     * records none (built by Gradle) as the SBOM gives them for its file name.
+     */
+    private static Map<String, NoticeWriter.Coordinates> jars;
 
     @BeforeAll
     static void unpack() throws IOException {
@@ -39,7 +41,10 @@ class NoticeTest {
         jars = new TreeMap<>();
         try (Stream<Path> files = Files.list(dist.home().resolve("lib"))) {
             for (Path jar : files.filter(f -> f.toString().endsWith(".jar")).toList()) {
-                jars.put(jar.getFileName().toString(), NoticeWriter.coordinates(jar));
+                String name = jar.getFileName().toString();
+                jars.put(name, NoticeWriter.Coordinates.recorded(jar).or(() -> Sbom.read(SBOM_BESIDE).ofJar(name)
+                        .map(NoticeWriter.Coordinates::of)).orElseThrow(() -> new AssertionError(name
+                        + " records no Maven coordinates, and the SBOM does not name it")));
             }
         }
         assertTrue(jars.size() > 20, "lib/ holds " + jars.keySet());
@@ -52,21 +57,21 @@ class NoticeTest {
         List<String> wrong = new ArrayList<>();
         jars.forEach((jar, maven) -> {
             String[] line = listed.remove("lib/" + jar);
-            boolean ours = maven.getProperty("groupId").equals("io.insika.router");
+            boolean ours = maven.group().equals("io.insika.router");
             if (ours) {
                 if (line != null) {
                     wrong.add(jar + ": the router's own, under LICENSE, yet listed");
                 }
                 return;
             }
-            String coordinates = maven.getProperty("groupId") + ":" + maven.getProperty("artifactId");
+            String coordinates = maven.group() + ":" + maven.artifact();
             String license = sbom.ofJar(jar).map(Sbom.Component::license).orElse("(not in the SBOM)");
             if (line == null) {
                 wrong.add(jar + ": not listed");
-            } else if (!line[0].equals(coordinates) || !line[1].equals(maven.getProperty("version"))
+            } else if (!line[0].equals(coordinates) || !line[1].equals(maven.version())
                     || !line[2].equals(license) || license.isBlank()) {
                 wrong.add(jar + ": listed as " + String.join(" ", line) + ", is " + coordinates + " "
-                        + maven.getProperty("version") + " " + license);
+                        + maven.version() + " " + license);
             }
         });
         listed.keySet().forEach(stale -> wrong.add(stale + ": listed, not in lib/"));
@@ -80,8 +85,7 @@ class NoticeTest {
         Sbom sbom = Sbom.read(SBOM_BESIDE);
         List<String> wrong = new ArrayList<>();
         jars.forEach((jar, maven) -> sbom.ofJar(jar).ifPresentOrElse(component -> {
-            if (!component.group().equals(maven.getProperty("groupId"))
-                    || !component.name().equals(maven.getProperty("artifactId"))) {
+            if (!NoticeWriter.Coordinates.of(component).equals(maven)) {
                 wrong.add(jar + ": the SBOM says " + component.group() + ":" + component.name());
             }
         }, () -> wrong.add(jar + ": not in the SBOM")));

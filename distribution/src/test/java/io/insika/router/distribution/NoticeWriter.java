@@ -16,9 +16,9 @@ import java.util.stream.Stream;
 /**
  * Writes the distribution's NOTICE at package time, so that it lists exactly the third-party jars
  * lib/ holds, whatever the dependencies are today: one line per jar, with the Maven coordinates
- * and version the jar records and the licenses the SBOM gives it, in the template's place for
- * them. A jar that records no coordinates, or that the SBOM does not name or names without a
- * license, stops the build: the NOTICE would be wrong. An offline build has no SBOM (the
+ * and version the jar records (the SBOM's, for a jar that records none) and the licenses the
+ * SBOM gives it, in the template's place for them. A jar known to neither, or that the SBOM
+ * names without a license, stops the build: the NOTICE would be wrong. An offline build has no SBOM (the
  * cyclonedx plugin runs only online): its NOTICE says so where the licenses would be.
  *
  * <p>Run by the exec plugin right after the unpacked assembly:
@@ -54,16 +54,21 @@ public final class NoticeWriter {
         try (Stream<Path> files = Files.list(lib)) {
             for (Path jar : files.filter(f -> f.toString().endsWith(".jar")).sorted().toList()) {
                 String name = jar.getFileName().toString();
-                Properties maven = coordinates(jar);
-                if (maven.getProperty("groupId").equals(OURS)) {
+                Optional<Sbom.Component> component = sbom.flatMap(s -> s.ofJar(name));
+                Optional<Coordinates> coordinates = Coordinates.recorded(jar).or(() -> component.map(Coordinates::of));
+                if (coordinates.isEmpty()) {
+                    problems.add(name + ": records no Maven coordinates, and no SBOM names it");
                     continue;
                 }
-                String license = sbom.map(s -> s.ofJar(name).map(Sbom.Component::license).orElse("")).orElse(OFFLINE);
+                if (coordinates.get().group().equals(OURS)) {
+                    continue;
+                }
+                String license = sbom.isEmpty() ? OFFLINE : component.map(Sbom.Component::license).orElse("");
                 if (license.isEmpty()) {
                     problems.add(name + ": the SBOM names no license for it");
                 }
-                rows.add(new String[] {"lib/" + name, maven.getProperty("groupId") + ":" + maven.getProperty("artifactId"),
-                        maven.getProperty("version"), license});
+                rows.add(new String[] {"lib/" + name, coordinates.get().group() + ":" + coordinates.get().artifact(),
+                        coordinates.get().version(), license});
             }
         }
         if (!problems.isEmpty()) {
@@ -79,19 +84,33 @@ public final class NoticeWriter {
         return rows.stream().map(row -> format.formatted((Object[]) row)).toList();
     }
 
-    /** The groupId, artifactId and version a jar records in its META-INF/maven/.../pom.properties. */
-    static Properties coordinates(Path jar) {
-        try (JarFile file = new JarFile(jar.toFile())) {
-            JarEntry entry = file.stream().filter(e -> e.getName().startsWith("META-INF/maven/")
-                    && e.getName().endsWith("/pom.properties")).findFirst()
-                    .orElseThrow(() -> new IllegalStateException(jar.getFileName() + " records no Maven coordinates"));
-            Properties properties = new Properties();
-            try (InputStream in = file.getInputStream(entry)) {
-                properties.load(in);
+    /** A jar's Maven coordinates. */
+    record Coordinates(String group, String artifact, String version) {
+
+        static Coordinates of(Sbom.Component component) {
+            return new Coordinates(component.group(), component.name(), component.version());
+        }
+
+        /**
+         * What the jar records in META-INF/maven/.../pom.properties, as Maven builds write it;
+         * a jar built otherwise (hash4j, by Gradle) records none.
+         */
+        static Optional<Coordinates> recorded(Path jar) {
+            try (JarFile file = new JarFile(jar.toFile())) {
+                Optional<JarEntry> entry = file.stream().filter(e -> e.getName().startsWith("META-INF/maven/")
+                        && e.getName().endsWith("/pom.properties")).findFirst();
+                if (entry.isEmpty()) {
+                    return Optional.empty();
+                }
+                Properties properties = new Properties();
+                try (InputStream in = file.getInputStream(entry.get())) {
+                    properties.load(in);
+                }
+                return Optional.of(new Coordinates(properties.getProperty("groupId"),
+                        properties.getProperty("artifactId"), properties.getProperty("version")));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
-            return properties;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }
