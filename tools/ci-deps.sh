@@ -25,6 +25,8 @@
 #            configuration on loopback ports. Installing nginx or haproxy would also start its
 #            system service (on port 80, or failing without systemd, which fails the install):
 #            a policy-rc.d that forbids it is put in place for the install unless one is there.
+#   openssl: TlsListenerTest offers TLS 1.1 with openssl s_client (the JDK's client will not)
+#            and checks the router refuses it.
 #   wrk:     not the tests': bench/proxy-bench.sh and the other throughput benchmarks.
 #   a JDK 21+, only when tools/jdk.sh finds none and Debian has one (bookworm has none: there,
 #            install a Temurin or other JDK 21+ package and set JAVA_HOME).
@@ -43,6 +45,7 @@ command -v umoci >/dev/null 2>&1 || missing+=(umoci)
 [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
 command -v ab >/dev/null 2>&1 || missing+=(apache2-utils)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 command -v wrk >/dev/null 2>&1 || missing+=(wrk)
 need_jdk=
 (. tools/jdk.sh) >/dev/null 2>&1 || need_jdk=yes

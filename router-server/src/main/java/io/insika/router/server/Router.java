@@ -9,6 +9,7 @@ import io.insika.router.api.RouteStrategy;
 import io.insika.router.server.config.ConfigChanges;
 import io.insika.router.server.config.DnsBackends;
 import io.insika.router.server.config.DurationText;
+import io.insika.router.server.config.Reload;
 import io.insika.router.server.config.RouterConfig;
 import io.insika.router.server.config.Settings;
 import io.insika.router.server.config.StaticBackends;
@@ -20,6 +21,8 @@ import io.insika.router.server.plugin.PluginRegistry;
 import io.insika.router.server.routing.BackendPool;
 import io.insika.router.server.routing.RouteSpec;
 import io.insika.router.server.routing.RouteTable;
+import io.insika.router.server.tls.TlsMaterial;
+import io.insika.router.server.tls.TlsSettings;
 
 /**
  * The whole router, assembled from a validated configuration: discovery keeping the pool
@@ -76,9 +79,12 @@ public final class Router implements AutoCloseable {
                 server.metrics().counter("dns_failures", "DNS resolutions that failed and kept the last backends",
                         dns::failures);
             }
-            LOG.log(Level.INFO, "listening on http://{0}:{1,number,#} (proxy) and http://{2}:{3,number,#}/observe/health"
+            boolean adminTls = config.server().tls().filter(TlsSettings::admin).isPresent();
+            LOG.log(Level.INFO, "listening on {4}://{0}:{1,number,#} (proxy) and {5}://{2}:{3,number,#}/observe/health"
                     + " and /observe/metrics (admin)", config.server().host(), server.port(), config.server().adminHost(),
-                    server.adminPort());
+                    server.adminPort(), server.servesTls() ? "https" : "http", adminTls ? "https" : "http");
+            config.server().tls().ifPresent(tls -> LOG.log(Level.INFO, "TLS: {0}{1}", tls.material().certificateText(),
+                    tls.material().clientCaText().map(ca -> "; client certificates signed by " + ca).orElse("")));
             return new Router(server, discovery, pool, registry, running);
         } catch (RuntimeException e) {
             discovery.close();
@@ -113,6 +119,11 @@ public final class Router implements AutoCloseable {
         }
         server.reconfigure(routes, next.proxy());
         next.logLevel().applyToRouterLog();
+        if (change.changed().stream().anyMatch(key -> key.reload() == Reload.WHILE_ON)) {
+            TlsMaterial material = next.server().tls().orElseThrow().material();
+            server.reloadTls(material);
+            LOG.log(Level.INFO, "TLS: new handshakes present {0}", material.certificateText());
+        }
         if (change.changed().contains(Settings.ROUTES)) {
             LOG.log(Level.INFO, "routes: {0}", describeRoutes(next));
         }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -39,6 +40,8 @@ import io.insika.router.server.proxy.UnreadableHeadAnswer;
 import io.insika.router.server.proxy.UpgradeTunnelConfig;
 import io.insika.router.server.routing.BackendPool;
 import io.insika.router.server.routing.RouteTable;
+import io.insika.router.server.tls.ListenerTls;
+import io.insika.router.server.tls.TlsMaterial;
 
 /**
  * The router's web server: on the main socket {@code GET /up} answered in-process and every
@@ -56,14 +59,16 @@ public final class RouterServer implements AutoCloseable {
     private final WebServer server;
     private final WebServer admin;
     private final ProxyHandler proxy;
+    private final Optional<ListenerTls> tls;
     private final HealthChecker checker; // null without health.path
     private final DrainReadiness draining;
     private final RouterMetrics metrics;
     private final Duration stopDelay;
     private final CountDownLatch hurry = new CountDownLatch(1);
 
-    private RouterServer(WebServer server, WebServer admin, ProxyHandler proxy, HealthChecker checker,
-                         DrainReadiness draining, RouterMetrics metrics, Duration stopDelay) {
+    private RouterServer(WebServer server, WebServer admin, ProxyHandler proxy, Optional<ListenerTls> tls,
+                         HealthChecker checker, DrainReadiness draining, RouterMetrics metrics, Duration stopDelay) {
+        this.tls = tls;
         this.checker = checker;
         this.metrics = metrics;
         this.stopDelay = stopDelay;
@@ -113,10 +118,17 @@ public final class RouterServer implements AutoCloseable {
                 connections::limit);
         metrics.counter("client_connections_refused", "Client connections answered with the retry envelope (or /up)"
                 + " and closed because the proxy port held server.max-connections", connections::refused);
+        Optional<ListenerTls> tls = server.tls().map(on -> ListenerTls.of(on.material()));
         // Two servers rather than two sockets of one: Helidon 4.5 stops a server's sockets one
         // after the other in an unspecified order (LoomServer.stopIt walks a Map.copyOf), and the
         // admin socket must keep answering "not ready" for the whole drain of the proxy socket.
-        WebServer admin = WebServer.builder()
+        WebServerConfig.Builder adminConfig = WebServer.builder();
+        if (tls.isPresent() && server.tls().orElseThrow().admin()) {
+            // over plain sockets as the proxy's: Helidon's NIO TLS asks each peer's host name
+            // (a reverse DNS lookup per connection) to make its engine
+            adminConfig.tls(tls.get().admin()).useNio(false);
+        }
+        WebServer admin = adminConfig
                 .host(server.adminHost())
                 .port(server.adminPort())
                 .connectionOptions(CLIENT_SOCKETS)
@@ -147,6 +159,9 @@ public final class RouterServer implements AutoCloseable {
         Http1Config http1 = Http1Config.builder().maxPrologueLength(8192).build();
         WebServerConfig.Builder mainConfig = proxyListener(server)
                 .routing(routing -> routing(routing, proxy));
+        // Over TLS the lean path reads and writes through Helidon's TLS socket as it does through
+        // a plain one: the same selector serves both (TlsListenerTest, the corpus over TLS)
+        tls.ifPresent(listenerTls -> mainConfig.tls(listenerTls.proxy()));
         // WebSocket upgrades are tunnelled to the owner (UpgradeTunnel)
         List<ProtocolConfig> protocols = new ArrayList<>(List.of(http1));
         protocols.addAll(UpgradeTunnelConfig.forEverySpelling(proxy));
@@ -166,7 +181,7 @@ public final class RouterServer implements AutoCloseable {
         HealthChecker checker = settings.health().path().isPresent()
                 ? HealthChecker.start(settings.health(), () -> pool.snapshot().backends(), states)
                 : null;
-        return new RouterServer(main, admin, proxy, checker, draining, metrics, server.stopDelay());
+        return new RouterServer(main, admin, proxy, tls, checker, draining, metrics, server.stopDelay());
     }
 
     /**
@@ -248,6 +263,24 @@ public final class RouterServer implements AutoCloseable {
      */
     public void reconfigure(RouteTable routes, ProxySettings settings) {
         proxy.reconfigure(routes, settings);
+    }
+
+    /**
+     * New TLS handshakes on the proxy port (and the admin port, if it serves TLS) use this
+     * material from now on; open connections keep theirs (a reload of changed certificate files).
+     *
+     * @param material read and checked, asking for client certificates exactly when the running
+     *                 material does
+     * @throws IllegalStateException if the router serves plain HTTP
+     */
+    public void reloadTls(TlsMaterial material) {
+        tls.orElseThrow(() -> new IllegalStateException("the router serves plain HTTP: only a restart starts TLS"))
+                .reload(material);
+    }
+
+    /** Whether the proxy port serves TLS. */
+    public boolean servesTls() {
+        return tls.isPresent();
     }
 
     /** The port actually bound (useful when started on port 0). */

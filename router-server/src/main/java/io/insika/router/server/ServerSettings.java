@@ -2,6 +2,9 @@ package io.insika.router.server;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
+
+import io.insika.router.server.tls.TlsSettings;
 
 /**
  * Where the router listens and how long it lets requests finish when stopped.
@@ -22,10 +25,11 @@ import java.util.Objects;
  *                      frames every request
  * @param headTimeout   how long a request head may take to arrive whole, from its first byte
  * @param idleTimeout   how long a client connection may wait for its next request
+ * @param tls           TLS on the proxy port (and the admin port, if it says so); empty: plain HTTP
  */
 public record ServerSettings(String host, int port, String adminHost, int adminPort, Duration shutdownGrace,
                              Duration stopDelay, int maxConnections, boolean leanHttp1, Duration headTimeout,
-                             Duration idleTimeout) {
+                             Duration idleTimeout, Optional<TlsSettings> tls) {
 
     /**
      * {@code server.max-connections} by default, sized for the shipped heap: each open connection
@@ -40,6 +44,14 @@ public record ServerSettings(String host, int port, String adminHost, int adminP
 
     /** Helidon's own default grace; what a server started without one gets. */
     public static final Duration HELIDON_GRACE = Duration.ofMillis(500);
+
+    /** Plain HTTP on both sockets. */
+    public ServerSettings(String host, int port, String adminHost, int adminPort, Duration shutdownGrace,
+                          Duration stopDelay, int maxConnections, boolean leanHttp1, Duration headTimeout,
+                          Duration idleTimeout) {
+        this(host, port, adminHost, adminPort, shutdownGrace, stopDelay, maxConnections, leanHttp1, headTimeout,
+                idleTimeout, Optional.empty());
+    }
 
     /** Both sockets on one address. */
     public ServerSettings(String host, int port, int adminPort, Duration shutdownGrace, Duration stopDelay,
@@ -63,6 +75,7 @@ public record ServerSettings(String host, int port, String adminHost, int adminP
     public ServerSettings {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(adminHost, "adminHost");
+        Objects.requireNonNull(tls, "tls");
         notNegative("shutdownGrace", shutdownGrace);
         notNegative("stopDelay", stopDelay);
         positive("headTimeout", headTimeout);
@@ -75,7 +88,13 @@ public record ServerSettings(String host, int port, String adminHost, int adminP
     /** The same settings with the observe endpoints on this port instead. */
     public ServerSettings withAdminPort(int port) {
         return new ServerSettings(host, this.port, adminHost, port, shutdownGrace, stopDelay, maxConnections, leanHttp1,
-                headTimeout, idleTimeout);
+                headTimeout, idleTimeout, tls);
+    }
+
+    /** The same settings serving this TLS. */
+    public ServerSettings withTls(TlsSettings tls) {
+        return new ServerSettings(host, port, adminHost, adminPort, shutdownGrace, stopDelay, maxConnections, leanHttp1,
+                headTimeout, idleTimeout, Optional.of(tls));
     }
 
     private static void positive(String name, Duration value) {

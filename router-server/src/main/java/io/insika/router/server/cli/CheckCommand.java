@@ -14,6 +14,7 @@ import io.insika.router.api.Backend;
 import io.insika.router.api.Picker;
 import io.insika.router.server.Router;
 import io.insika.router.server.config.ConfigKey;
+import io.insika.router.server.config.Reload;
 import io.insika.router.server.config.RouterConfig;
 import io.insika.router.server.config.RouterConfigLoader;
 import io.insika.router.server.config.Setting;
@@ -98,6 +99,11 @@ final class CheckCommand {
             differ.add(change);
             switch (key.reload()) {
                 case RESTART -> restart.add(change);
+                case WHILE_ON -> {
+                    if (!Reload.sameSide(now, file)) {
+                        restart.add(change);
+                    }
+                }
                 case OPT_IN -> strategy = true;
                 case LIVE -> { }
             }

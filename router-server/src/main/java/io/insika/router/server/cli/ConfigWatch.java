@@ -5,12 +5,15 @@ import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.StringJoiner;
+import java.util.stream.Collectors;
 
 import io.insika.router.server.config.ConfigDigest;
 
 /**
- * {@code reload.watch-interval}: reads the configuration file every interval and asks for a
- * reload when its bytes changed. Bytes, not the modification time: a Kubernetes ConfigMap is
+ * {@code reload.watch-interval}: reads the configuration file, and the TLS files it names, every
+ * interval and asks for a reload when their bytes changed. Bytes, not the modification time: a Kubernetes ConfigMap is
  * updated by swapping a symlink, and an editor may write the same content again. New bytes ask
  * once they have been read the same at two looks in a row, so a file caught mid-write (truncated,
  * then written) is not reloaded half-written and then again whole. A changed file asks once; a
@@ -20,7 +23,7 @@ final class ConfigWatch implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(ConfigWatch.class.getName());
 
-    private final Path file;
+    private final List<Path> files;
     private final Duration interval;
     private final Runnable changed;
     private final Thread watcher;
@@ -29,8 +32,8 @@ final class ConfigWatch implements AutoCloseable {
     private String seen;
     private String pending;
 
-    private ConfigWatch(Path file, Duration interval, String loaded, Runnable changed) {
-        this.file = file;
+    private ConfigWatch(List<Path> files, Duration interval, String loaded, Runnable changed) {
+        this.files = List.copyOf(files);
         this.interval = interval;
         this.changed = changed;
         this.seen = loaded;
@@ -46,8 +49,22 @@ final class ConfigWatch implements AutoCloseable {
      * @param changed  asks for a reload; called on the watcher's thread, so it must not block long
      */
     static ConfigWatch start(Path file, Duration interval, String loaded, Runnable changed) {
-        LOG.log(Level.INFO, "watching {0} for changes every {1} ms", file, interval.toMillis());
-        return new ConfigWatch(file, interval, loaded, changed);
+        return start(List.of(file), interval, List.of(loaded), changed);
+    }
+
+    /**
+     * Starts watching several files, asking for a reload when any of them changed.
+     *
+     * @param files    the configuration file, if any, and the TLS files it names
+     * @param interval how often to look; positive
+     * @param loaded   the {@link ConfigDigest} of each file's bytes the running configuration was
+     *                 read from, in the same order
+     * @param changed  asks for a reload; called on the watcher's thread, so it must not block long
+     */
+    static ConfigWatch start(List<Path> files, Duration interval, List<String> loaded, Runnable changed) {
+        LOG.log(Level.INFO, "watching {0} for changes every {1} ms",
+                files.stream().map(Path::toString).collect(Collectors.joining(", ")), interval.toMillis());
+        return new ConfigWatch(files, interval, String.join(" ", loaded), changed);
     }
 
     private void watch() {
@@ -66,7 +83,7 @@ final class ConfigWatch implements AutoCloseable {
             } else if (now.equals(pending)) {
                 seen = now;
                 pending = null;
-                LOG.log(Level.INFO, "{0} changed: reloading", file);
+                LOG.log(Level.INFO, "{0} changed: reloading", files.size() == 1 ? files.getFirst() : "a watched file");
                 changed.run();
             } else {
                 pending = now;
@@ -74,13 +91,17 @@ final class ConfigWatch implements AutoCloseable {
         }
     }
 
-    // null while the file cannot be read (a ConfigMap mid-swap): nothing to compare yet
+    // null while a file cannot be read (a ConfigMap or Secret mid-swap): nothing to compare yet
     private String digest() {
-        try {
-            return ConfigDigest.of(Files.readAllBytes(file));
-        } catch (IOException e) {
-            return null;
+        StringJoiner digests = new StringJoiner(" ");
+        for (Path file : files) {
+            try {
+                digests.add(ConfigDigest.of(Files.readAllBytes(file)));
+            } catch (IOException e) {
+                return null;
+            }
         }
+        return digests.toString();
     }
 
     @Override

@@ -1,6 +1,8 @@
 package io.insika.router.server.cli;
 
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -32,11 +34,13 @@ final class ServeCommand {
         stop.onRepeat(router::hurry);
         ConfigReload reload = new ConfigReload(router, () -> loader.load(configFile, environment));
         hup.reloadWith(reload::reload);
-        // the embedded default never changes: nothing to watch without a file
-        Optional<Path> file = config.origins().file().map(Path::of);
-        ConfigWatch watch = config.reloadWatchInterval().isPositive() && file.isPresent()
-                ? ConfigWatch.start(file.get(), config.reloadWatchInterval(), config.origins().sha256().orElseThrow(),
-                        hup::ask)
+        // the embedded default never changes: without a file, only TLS files (named by variables) are watched
+        Map<Path, String> watched = new LinkedHashMap<>();
+        config.origins().file().ifPresent(file -> watched.put(Path.of(file), config.origins().sha256().orElseThrow()));
+        config.server().tls().ifPresent(tls -> watched.putAll(tls.material().digests()));
+        ConfigWatch watch = config.reloadWatchInterval().isPositive() && !watched.isEmpty()
+                ? ConfigWatch.start(List.copyOf(watched.keySet()), config.reloadWatchInterval(),
+                        List.copyOf(watched.values()), hup::ask)
                 : null;
         try {
             stop.await();

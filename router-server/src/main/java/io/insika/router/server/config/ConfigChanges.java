@@ -7,8 +7,9 @@ import java.util.List;
  * and which of those a running router cannot take without a restart.
  *
  * @param changed     every key whose effective value differs, in {@link Settings#all()} order
- * @param needRestart those among them a reload cannot apply: {@link Reload#RESTART} keys, and
- *                    {@link Reload#OPT_IN} ones unless the new configuration opts in
+ * @param needRestart those among them a reload cannot apply: {@link Reload#RESTART} keys,
+ *                    {@link Reload#WHILE_ON} ones turned on or off, and {@link Reload#OPT_IN}
+ *                    ones unless the new configuration opts in
  */
 public record ConfigChanges(List<ConfigKey> changed, List<ConfigKey> needRestart) {
 
@@ -24,7 +25,8 @@ public record ConfigChanges(List<ConfigKey> changed, List<ConfigKey> needRestart
      */
     public static ConfigChanges between(RouterConfig running, RouterConfig next) {
         List<ConfigKey> changed = Settings.all().stream().filter(key -> key.differs(running, next)).toList();
-        return new ConfigChanges(changed, changed.stream().filter(key -> !key.reload().appliesTo(next)).toList());
+        return new ConfigChanges(changed, changed.stream()
+                .filter(key -> !key.reload().appliesTo(key, running, next)).toList());
     }
 
     /** @return whether a reload can apply every change */
@@ -39,7 +41,7 @@ public record ConfigChanges(List<ConfigKey> changed, List<ConfigKey> needRestart
 
     /** @return the changed keys only a restart applies, whatever the new file says */
     public List<ConfigKey> restartOnly() {
-        return changed.stream().filter(key -> key.reload() == Reload.RESTART).toList();
+        return needRestart.stream().filter(key -> key.reload() != Reload.OPT_IN).toList();
     }
 
     /** @return whether the strategy or its options change: most sessions would move */

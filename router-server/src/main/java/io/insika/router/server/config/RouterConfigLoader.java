@@ -28,6 +28,7 @@ import io.insika.router.server.proxy.TrustedProxies;
 import io.insika.router.server.routing.RouteSpec;
 import io.insika.router.server.routing.StrategySettings;
 import io.insika.router.server.session.SessionSeal;
+import io.insika.router.server.tls.TlsSettings;
 
 /**
  * Builds the one {@link RouterConfig} at start-up: the YAML file ({@code --config}, else
@@ -76,6 +77,7 @@ public final class RouterConfigLoader {
         Duration headTimeout = reader.read(Settings.HEAD_TIMEOUT);
         Duration idleTimeout = reader.read(Settings.IDLE_TIMEOUT);
         boolean leanHttp1 = reader.read(Settings.LEAN_HTTP1);
+        Optional<TlsSettings> tls = TlsReader.read(reader);
         if (port == adminPort && port != 0) {
             reader.problem(Settings.ADMIN_PORT.key(), String.valueOf(adminPort),
                     "a port other than the proxy's port " + port + ", so observe endpoints are never proxied");
@@ -121,7 +123,7 @@ public final class RouterConfigLoader {
                 : Optional.empty();
         return new RouterConfig(
                 new ServerSettings(host, port, adminHost.isEmpty() ? host : adminHost, adminPort, grace, stopDelay,
-                        maxConnections, leanHttp1, headTimeout, idleTimeout),
+                        maxConnections, leanHttp1, headTimeout, idleTimeout, tls),
                 new StrategySettings(strategy, strategyOptions, strategyChangeOnReload),
                 backends,
                 new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLogTarget,

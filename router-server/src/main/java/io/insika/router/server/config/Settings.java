@@ -20,10 +20,12 @@ import io.insika.router.server.logging.LogLevel;
 import io.insika.router.server.proxy.ProxySettings;
 import io.insika.router.server.proxy.TrustedProxies;
 import io.insika.router.server.proxy.OpenLimit;
+import io.insika.router.server.tls.TlsSettings;
 
 import static io.insika.router.server.config.Reload.LIVE;
 import static io.insika.router.server.config.Reload.OPT_IN;
 import static io.insika.router.server.config.Reload.RESTART;
+import static io.insika.router.server.config.Reload.WHILE_ON;
 
 /**
  * Every configuration key, once: its YAML path, variable, type, default, doc line, how
@@ -74,6 +76,24 @@ public final class Settings {
             "`true` frames plain HTTP/1.1 requests in the router and hands any other to Helidon; `false` hands all"
                     + " but chunked bodies and HTTP/1.0.",
             c -> c.server().leanHttp1());
+    public static final Setting<String> TLS_CERTIFICATE = Setting.printed("server.tls.certificate",
+            "INSIKA_ROUTER_TLS_CERTIFICATE", ValueType.path(), "", WHILE_ON,
+            "A PEM file: the proxy port's certificate, then its intermediates; empty: plain HTTP. A reload (or the"
+                    + " watch) rereads it.",
+            c -> c.server().tls().map(tls -> tls.material().certificateText()).orElse(Reload.OFF));
+    public static final Setting<String> TLS_PRIVATE_KEY = Setting.printed("server.tls.private-key",
+            "INSIKA_ROUTER_TLS_PRIVATE_KEY", ValueType.path(), "", WHILE_ON,
+            "A PEM file: the certificate's private key, unencrypted PKCS#8, PKCS#1 (RSA) or SEC1 (EC).",
+            c -> c.server().tls().map(tls -> tls.material().privateKeyFile().toString()).orElse(Reload.OFF));
+    public static final Setting<String> TLS_CLIENT_CA = Setting.printed("server.tls.client-ca",
+            "INSIKA_ROUTER_TLS_CLIENT_CA", ValueType.path(), "", WHILE_ON,
+            "A PEM file of CA certificates: a client must present a certificate one of them signed (mutual TLS);"
+                    + " empty: none asked for.",
+            c -> c.server().tls().flatMap(tls -> tls.material().clientCaText()).orElse(Reload.OFF));
+    public static final Setting<Boolean> TLS_ADMIN = Setting.of("server.tls.admin", "INSIKA_ROUTER_TLS_ADMIN",
+            ValueType.bool(), false, RESTART,
+            "`true` serves the admin port over TLS too, with the same certificate and no client certificate asked.",
+            c -> c.server().tls().map(TlsSettings::admin).orElse(false));
 
     public static final Setting<String> STRATEGY = Setting.of("strategy.name", "INSIKA_ROUTER_STRATEGY",
             ValueType.word(), "ketama", OPT_IN, "The placement strategy: `ketama`, `rendezvous`, `round-robin` or a plugin's.",
@@ -208,7 +228,8 @@ public final class Settings {
 
     /** In the order the loader reads them, which is the order {@code check} prints them. */
     private static final List<ConfigKey> ALL = List.of(HOST, PORT, ADMIN_HOST, ADMIN_PORT, SHUTDOWN_GRACE, STOP_DELAY,
-            MAX_CONNECTIONS, HEAD_TIMEOUT, IDLE_TIMEOUT, LEAN_HTTP1, STRATEGY, STRATEGY_OPTIONS, STRATEGY_CHANGE_ON_RELOAD,
+            MAX_CONNECTIONS, HEAD_TIMEOUT, IDLE_TIMEOUT, LEAN_HTTP1, TLS_CERTIFICATE, TLS_PRIVATE_KEY, TLS_CLIENT_CA,
+            TLS_ADMIN, STRATEGY, STRATEGY_OPTIONS, STRATEGY_CHANGE_ON_RELOAD,
             BACKEND_MAX_REQUESTS,
             BACKEND_MAX_TUNNELS, BACKENDS_STATIC, DNS_NAME, DNS_PORT, DNS_INTERVAL, DNS_RESOLVER, DNS_TIMEOUT, DNS_ID,
             DNS_PUBLIC_ADDRESS, HEALTH_DOWN_TIME, HEALTH_PATH, HEALTH_INTERVAL, HEALTH_TIMEOUT, BODY_MAX_BYTES,

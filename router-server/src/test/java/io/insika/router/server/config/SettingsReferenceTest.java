@@ -52,6 +52,7 @@ class SettingsReferenceTest {
         return switch (reload) {
             case LIVE -> "yes";
             case OPT_IN -> "with `" + Settings.STRATEGY_CHANGE_ON_RELOAD.key() + "`";
+            case WHILE_ON -> "yes, not on or off";
             case RESTART -> "restart";
         };
     }

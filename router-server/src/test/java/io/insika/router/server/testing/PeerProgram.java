@@ -31,6 +31,8 @@ public enum PeerProgram {
     HAPROXY("haproxy", "haproxy"),
     AB("ab", "apache2-utils"),
     CURL("curl", "curl"),
+    /** {@code s_client}: a TLS client that offers what a test asks, old protocols included. */
+    OPENSSL("openssl", "openssl"),
     NODE("node", "nodejs"),
     NPM("npm", "npm"),
     /** Debian's, not one a version manager puts first on the PATH. */
