@@ -3,17 +3,20 @@ package io.insika.router.server.cli;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 import io.insika.router.server.config.ConfigDigest;
+import io.insika.router.server.testing.SecretVolume;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
 
-/** The file watch asks for a reload when the file's bytes change, and only then. */
+/** The file watch asks for a reload when the bytes of the file (or of a TLS file it names) change, and only then. */
 class ConfigWatchTest {
 
     @TempDir
@@ -50,5 +53,27 @@ class ConfigWatchTest {
         try (ConfigWatch watch = ConfigWatch.start(file, Duration.ofMillis(20), loaded, asked::release)) {
             assertThat(asked.tryAcquire(5, TimeUnit.SECONDS), is(true));
         }
+    }
+
+    @Test
+    void aTlsFileSwappedInAsTheKubeletUpdatesASecretAsksForAReload() throws Exception {
+        Path yaml = Files.writeString(dir.resolve("router.yaml"), "server: { port: 0 }\n");
+        SecretVolume secret = new SecretVolume(dir.resolve("tls"));
+        secret.publish(Map.of("tls.crt", "first certificate", "tls.key", "first key"));
+        List<Path> files = List.of(yaml, secret.file("tls.crt"), secret.file("tls.key"));
+        List<String> loaded = List.of(digest(yaml), digest(secret.file("tls.crt")), digest(secret.file("tls.key")));
+        Semaphore asked = new Semaphore(0);
+        try (ConfigWatch watch = ConfigWatch.start(files, Duration.ofMillis(20), loaded, asked::release)) {
+            assertThat(asked.tryAcquire(300, TimeUnit.MILLISECONDS), is(false));
+
+            secret.publish(Map.of("tls.crt", "renewed certificate", "tls.key", "renewed key"));
+
+            assertThat(asked.tryAcquire(5, TimeUnit.SECONDS), is(true));
+            assertThat("one update, one reload", asked.tryAcquire(300, TimeUnit.MILLISECONDS), is(false));
+        }
+    }
+
+    private static String digest(Path file) throws java.io.IOException {
+        return ConfigDigest.of(Files.readAllBytes(file));
     }
 }

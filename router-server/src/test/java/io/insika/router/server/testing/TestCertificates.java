@@ -1,7 +1,8 @@
 package io.insika.router.server.testing;
 
 import java.io.IOException;
-import java.io.Writer;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -139,16 +140,26 @@ public final class TestCertificates {
 
     /** Writes PEM certificates to a file, replacing it whole (as a Secret's update does). */
     public static void writePem(Path file, X509Certificate... certificates) throws IOException {
-        replace(file, writer -> {
+        replace(file, pem(certificates));
+    }
+
+    /** Writes a PEM private key to a file, replacing it whole. */
+    public static void writeKey(Path file, PrivateKey key, KeyFormat format) throws IOException {
+        replace(file, pem(key, format));
+    }
+
+    /** Certificates as PEM text. */
+    public static String pem(X509Certificate... certificates) {
+        return pem(writer -> {
             for (X509Certificate certificate : certificates) {
                 writer.writeObject(certificate);
             }
         });
     }
 
-    /** Writes a PEM private key to a file, replacing it whole. */
-    public static void writeKey(Path file, PrivateKey key, KeyFormat format) throws IOException {
-        replace(file, writer -> {
+    /** A private key as PEM text. */
+    public static String pem(PrivateKey key, KeyFormat format) {
+        return pem(writer -> {
             if (format == KeyFormat.PKCS8) {
                 writer.writeObject(new JcaPKCS8Generator(key, null));
             } else if (key instanceof ECPrivateKey ec) {
@@ -167,12 +178,20 @@ public final class TestCertificates {
         void write(JcaPEMWriter writer) throws IOException;
     }
 
-    // written beside, then moved over: a reader never sees half a file
-    private static void replace(Path file, PemContent content) throws IOException {
-        Path temporary = file.resolveSibling(file.getFileName() + ".new");
-        try (Writer out = Files.newBufferedWriter(temporary); JcaPEMWriter writer = new JcaPEMWriter(out)) {
+    private static String pem(PemContent content) {
+        StringWriter text = new StringWriter();
+        try (JcaPEMWriter writer = new JcaPEMWriter(text)) {
             content.write(writer);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
+        return text.toString();
+    }
+
+    // written beside, then moved over: a reader never sees half a file
+    private static void replace(Path file, String text) throws IOException {
+        Path temporary = file.resolveSibling(file.getFileName() + ".new");
+        Files.writeString(temporary, text);
         Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
