@@ -6,13 +6,21 @@ import java.io.InputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 
+import javax.net.ssl.SSLSocket;
+
 import io.insika.router.server.RouterServer;
 import io.insika.router.server.testing.Http1Messages;
+import io.insika.router.server.testing.TestCertificates;
 import io.insika.router.server.testing.TestServers;
+import io.insika.router.server.tls.TlsMaterial;
+import io.insika.router.server.tls.TlsSettings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,7 +36,8 @@ import static org.hamcrest.Matchers.startsWith;
  * sent raw through the router to a {@link RecordingBackend}. For every vector the router either
  * refuses it (a 4xx, and nothing complete reaches the backend) or forwards exactly one message
  * that a strict and a lenient reader parse alike; and the next client, served over the same
- * pooled backend connection, gets the answer to its own request, never a smuggled one's.
+ * pooled backend connection, gets the answer to its own request, never a smuggled one's. The
+ * corpus runs over plain HTTP and again over TLS, where the backend must be told {@code https}.
  */
 class RequestConformanceTest {
 
@@ -46,10 +55,23 @@ class RequestConformanceTest {
         }
     }
 
+    /** How the client reaches the router, and what the router must tell the backend of it. */
+    enum Transport {
+        PLAIN("http"), TLS("https");
+
+        final String proto;
+
+        Transport(String proto) {
+            this.proto = proto;
+        }
+    }
+
     private static final String SMUGGLED = "GET /slow-smuggled HTTP/1.1\r\nHost: x\r\n\r\n";
+    private static final TestCertificates.Authority CA = TestCertificates.authority("corpus-ca");
 
     private static RecordingBackend backend;
     private static RouterServer router;
+    private static RouterServer tlsRouter;
     private static int next;
 
     @BeforeAll
@@ -57,12 +79,21 @@ class RequestConformanceTest {
         backend = RecordingBackend.start();
         router = TestServers.start(RouterFixture.defaultRoutes(),
                 RouterFixture.ketamaPool(List.of(backend.backend())), ProxySettings.DEFAULTS);
-        exchange("GET /warm HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 1); // one kept connection to start with
+        Path files = Files.createTempDirectory("corpus-tls");
+        TestCertificates.write(CA.server(), files.resolve("tls.crt"), files.resolve("tls.key"),
+                TestCertificates.KeyFormat.PKCS8);
+        tlsRouter = RouterServer.start(TestServers.settings().withTls(new TlsSettings(TlsMaterial.read(
+                        files.resolve("tls.crt"), files.resolve("tls.key"), Optional.empty()), false)),
+                RouterFixture.defaultRoutes(), RouterFixture.ketamaPool(List.of(backend.backend())), ProxySettings.DEFAULTS);
+        for (Transport transport : Transport.values()) { // one kept connection each to start with
+            exchange(transport, "GET /warm HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 1);
+        }
     }
 
     @AfterAll
     static void stop() {
         router.close();
+        tlsRouter.close();
         backend.close();
     }
 
@@ -252,10 +283,20 @@ class RequestConformanceTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("vectors")
     void eachVectorIsRefusedOrForwardedAsExactlyOneUnambiguousMessage(Vector vector) throws Exception {
+        check(vector, Transport.PLAIN);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("vectors")
+    void overTlsEachVectorIsRefusedOrForwardedAlikeAndTheBackendIsToldHttps(Vector vector) throws Exception {
+        check(vector, Transport.TLS);
+    }
+
+    private static void check(Vector vector, Transport transport) throws Exception {
         List<Integer> before = backend.sizes();
         int connections = before.size();
         boolean pipelined = vector.name().startsWith("pipelined-");
-        String answer = withoutInterim(exchange(vector.request(), pipelined ? 2 : 1));
+        String answer = withoutInterim(exchange(transport, vector.request(), pipelined ? 2 : 1));
         Thread.sleep(50); // the backend records what it read
 
         int forwarded = 0;
@@ -280,6 +321,8 @@ class RequestConformanceTest {
                 }
                 assertThat(vector + ": the router's own X-Forwarded-For", message.values("x-forwarded-for"),
                         is(List.of("127.0.0.1")));
+                assertThat(vector + ": the router's own X-Forwarded-Proto", message.values("x-forwarded-proto"),
+                        is(List.of(transport.proto)));
             }
         }
         // a refusal is an answer before the close, never a silent close
@@ -298,7 +341,7 @@ class RequestConformanceTest {
         }
         // the next client, on the pooled backend connection, gets its own answer and nobody else's
         String own = "GET /next-" + next++;
-        String reply = exchange(own + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 1);
+        String reply = exchange(transport, own + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 1);
         assertThat(vector + ": the next client's answer", reply, endsWith("\r\n\r\n" + own));
         if (vector.expect() == Expect.REFUSED) {
             // the next client was served on the connection kept before: none was opened or spent
@@ -337,11 +380,22 @@ class RequestConformanceTest {
         return end < 0 ? "[" + answer + "]" : answer.substring(0, end);
     }
 
+    private static Socket open(Transport transport) throws IOException {
+        if (transport == Transport.PLAIN) {
+            return new Socket("127.0.0.1", router.port());
+        }
+        SSLSocket socket = (SSLSocket) TestCertificates.trusting(CA).getSocketFactory()
+                .createSocket("127.0.0.1", tlsRouter.port());
+        socket.setSoTimeout(5_000);
+        socket.startHandshake();
+        return socket;
+    }
+
     // Writes the bytes, then reads until the router closes, or has sent this many whole answers
     // and then stays quiet a moment (a smuggled answer would follow them).
-    private static String exchange(String request, int answers) throws IOException {
+    private static String exchange(Transport transport, String request, int answers) throws IOException {
         String method = request.substring(0, Math.max(0, request.indexOf(' ')));
-        try (Socket socket = new Socket("127.0.0.1", router.port())) {
+        try (Socket socket = open(transport)) {
             socket.setSoTimeout(100);
             socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
             socket.getOutputStream().flush();
