@@ -9,6 +9,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,12 +20,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 
+import io.insika.router.api.PluginOptions;
 import io.insika.router.server.RouterServer;
+import io.insika.router.server.plugin.PluginRegistry;
+import io.insika.router.server.routing.DefaultRoutes;
+import io.insika.router.server.routing.ExtractorSpec;
+import io.insika.router.server.routing.RouteSpec;
+import io.insika.router.server.routing.RouteTable;
 import io.insika.router.server.testing.PeerProgram;
 import io.insika.router.server.testing.RawHttp;
 import io.insika.router.server.testing.TestCertificates;
@@ -49,8 +60,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * HTTPS on the proxy port, as clients see it: the JDK's HttpClient and curl over TLS with the
- * test CA, sticky as over plain HTTP; mutual TLS; only TLS 1.2+ and forward-secret AEAD suites;
- * plain HTTP sent to the TLS port closed at once; the admin port over HTTPS when asked.
+ * test CA, sticky as over plain HTTP; a WebSocket over TLS; mutual TLS; only TLS 1.2+ and
+ * forward-secret AEAD suites; plain HTTP sent to the TLS port closed at once; the admin port over
+ * HTTPS when asked.
  */
 @Timeout(60)
 class TlsListenerTest {
@@ -210,16 +222,54 @@ class TlsListenerTest {
         }
     }
 
+    @Test
+    void aWebSocketOverTlsIsTunnelledToItsOwnerWhichIsToldTheClientUsedHttps() throws Exception {
+        EchoBackend engine = new EchoBackend("engine");
+        engine.speakWebSocket = true;
+        try {
+            List<RouteSpec> specs = new ArrayList<>(DefaultRoutes.specs());
+            specs.add(new RouteSpec(Set.of("GET"), "/socket.io/", List.of(new ExtractorSpec("query",
+                    PluginOptions.of("routes[4].keys[0]", Map.of("name", "stickyId"))))));
+            router = RouterServer.start(TestServers.settings().withTls(new TlsSettings(material(Optional.empty()), false)),
+                    RouteTable.build(specs, PluginRegistry.builtIn()), RouterFixture.ketamaPool(List.of(engine.backend())),
+                    ProxySettings.DEFAULTS);
+            List<String> received = new CopyOnWriteArrayList<>();
+            CountDownLatch replied = new CountDownLatch(1);
+            WebSocket socket = client(TestCertificates.trusting(CA)).newWebSocketBuilder().buildAsync(URI.create(
+                    "wss://127.0.0.1:" + router.port() + "/socket.io/?EIO=4&transport=websocket&stickyId=s"),
+                    new WebSocket.Listener() {
+                        @Override
+                        public CompletionStage<?> onText(WebSocket ws, CharSequence data, boolean last) {
+                            received.add(data.toString());
+                            replied.countDown();
+                            return null;
+                        }
+                    }).get(10, TimeUnit.SECONDS);
+
+            socket.sendText("over tls", true).get(10, TimeUnit.SECONDS);
+
+            assertThat(replied.await(10, TimeUnit.SECONDS), is(true));
+            assertThat(received, is(List.of("engine:over tls")));
+            assertThat(engine.requests.getFirst().toLowerCase(), containsString("x-forwarded-proto: https"));
+            socket.sendClose(WebSocket.NORMAL_CLOSURE, "done").get(10, TimeUnit.SECONDS);
+        } finally {
+            engine.close();
+        }
+    }
+
     private void start(int count, Optional<Path> clientCa, boolean admin) throws IOException {
         for (int i = 0; i < count; i++) {
             backends.add(TestBackend.start("backend-" + i));
         }
-        served = CA.server(BigInteger.valueOf(0x5eed), "EC");
-        TestCertificates.write(served, dir.resolve("tls.crt"), dir.resolve("tls.key"), KeyFormat.TRADITIONAL);
-        TlsMaterial material = TlsMaterial.read(dir.resolve("tls.crt"), dir.resolve("tls.key"), clientCa);
-        router = RouterServer.start(TestServers.settings().withTls(new TlsSettings(material, admin)),
+        router = RouterServer.start(TestServers.settings().withTls(new TlsSettings(material(clientCa), admin)),
                 RouterFixture.defaultRoutes(), RouterFixture.ketamaPool(backends.stream().map(TestBackend::backend)
                         .toList()), ProxySettings.DEFAULTS);
+    }
+
+    private TlsMaterial material(Optional<Path> clientCa) throws IOException {
+        served = CA.server(BigInteger.valueOf(0x5eed), "EC");
+        TestCertificates.write(served, dir.resolve("tls.crt"), dir.resolve("tls.key"), KeyFormat.TRADITIONAL);
+        return TlsMaterial.read(dir.resolve("tls.crt"), dir.resolve("tls.key"), clientCa);
     }
 
     private SSLSocket handshake(SSLContext context, String protocol, String suite) throws IOException {
