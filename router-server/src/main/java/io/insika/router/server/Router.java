@@ -1,15 +1,16 @@
 package io.insika.router.server;
 
 import java.lang.System.Logger.Level;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 import io.insika.router.api.PluginOptions;
 import io.insika.router.api.RouteStrategy;
 import io.insika.router.server.config.ConfigChanges;
+import io.insika.router.server.config.ConfigKey;
 import io.insika.router.server.config.DnsBackends;
 import io.insika.router.server.config.DurationText;
-import io.insika.router.server.config.Reload;
 import io.insika.router.server.config.RouterConfig;
 import io.insika.router.server.config.Settings;
 import io.insika.router.server.config.StaticBackends;
@@ -31,6 +32,9 @@ import io.insika.router.server.tls.TlsSettings;
 public final class Router implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(Router.class.getName());
+    // a change of any is a new pair (or new client CAs) for the running listeners
+    private static final List<ConfigKey> TLS_FILES = List.of(Settings.TLS_CERTIFICATE, Settings.TLS_PRIVATE_KEY,
+            Settings.TLS_CLIENT_CA);
 
     private final RouterServer server;
     private final BackendDiscovery discovery;
@@ -119,7 +123,7 @@ public final class Router implements AutoCloseable {
         }
         server.reconfigure(routes, next.proxy());
         next.logLevel().applyToRouterLog();
-        if (change.changed().stream().anyMatch(key -> key.reload() == Reload.WHILE_ON)) {
+        if (change.changed().stream().anyMatch(TLS_FILES::contains)) {
             TlsMaterial material = next.server().tls().orElseThrow().material();
             server.reloadTls(material);
             LOG.log(Level.INFO, "TLS: new handshakes present {0}", material.certificateText());

@@ -1,7 +1,9 @@
 package io.insika.router.server.proxy;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.math.BigInteger;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -60,7 +62,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * HTTPS on the proxy port, as clients see it: the JDK's HttpClient and curl over TLS with the
- * test CA, sticky as over plain HTTP; a WebSocket over TLS; mutual TLS; only TLS 1.2+ and
+ * test CA, sticky as over plain HTTP; events streamed unbuffered; a WebSocket over TLS; mutual TLS; only TLS 1.2+ and
  * forward-secret AEAD suites; plain HTTP sent to the TLS port closed at once; the admin port over
  * HTTPS when asked.
  */
@@ -106,6 +108,24 @@ class TlsListenerTest {
                 assertThat(backend.lastHeaders.get("x-forwarded-proto"), is(List.of("https")));
             }
         }
+    }
+
+    @Test
+    void serverSentEventsOverTlsArriveOneByOneAsTheBackendWritesThem() throws Exception {
+        start(1, Optional.empty(), false);
+        TestBackend origin = backends.getFirst();
+        HttpResponse<InputStream> response = client(TestCertificates.trusting(CA)).send(HttpRequest.newBuilder(
+                URI.create("https://127.0.0.1:" + router.port() + "/sse")).timeout(LIMIT).build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+            for (int i = 0; i < 5; i++) {
+                assertThat(lines.readLine(), is("data: event-" + i));
+                assertThat(lines.readLine(), is(""));
+                origin.sseProceed.release(); // only now may the backend write the next event
+            }
+            assertThat(lines.readLine(), is((String) null));
+        }
+        origin.sseProceed.drainPermits();
     }
 
     @Test
