@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 final class RouterProcess implements AutoCloseable {
 
     private static final Pattern LISTENING = Pattern.compile(
-            "listening on http://[^:]+:(\\d+) \\(proxy\\) and http://[^:]+:(\\d+)/observe/health");
+            "listening on https?://[^:]+:(\\d+) \\(proxy\\) and https?://[^:]+:(\\d+)/observe/health");
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
     private final Process process;
