@@ -49,26 +49,36 @@ class HttpsTest {
         Files.createSymbolicLink(mounted, first.getFileName());
         Path[] trusted = {first.resolve("tls.crt"), second.resolve("tls.crt")};
         SSLContext trusting = trusting(trusted);
-        try (WhoAmIBackend one = new WhoAmIBackend("one");
-             RouterProcess router = RouterProcess.start(dist, Map.of(
-                     "INSIKA_ROUTER_TLS_CERTIFICATE", mounted.resolve("tls.crt").toString(),
-                     "INSIKA_ROUTER_TLS_PRIVATE_KEY", mounted.resolve("tls.key").toString()),
-                     "--config", dist.configFor(List.of(one), "reload: { watch-interval: 100ms }").toString())
-                     .awaitListening()) {
-            assertTrue(router.stderr().contains("listening on https://"), router.stderr());
-            assertEquals(BigInteger.valueOf(0x1111), presented(trusted, router.port()));
-            assertEquals("one", post(trusting, router.port()));
+        Map<String, String> tls = Map.of("INSIKA_ROUTER_TLS_CERTIFICATE", mounted.resolve("tls.crt").toString(),
+                "INSIKA_ROUTER_TLS_PRIVATE_KEY", mounted.resolve("tls.key").toString());
+        try (WhoAmIBackend one = new WhoAmIBackend("one")) {
+            Path config = dist.configFor(List.of(one), "reload: { watch-interval: 100ms }");
+            try (RouterProcess router = RouterProcess.start(dist, tls, "--config", config.toString()).awaitListening()) {
+                assertTrue(router.stderr().contains("listening on https://"), router.stderr());
+                assertEquals(BigInteger.valueOf(0x1111), presented(trusted, router.port()));
+                assertEquals("one", post(trusting, router.port()));
 
-            // both files change in one rename, as the kubelet updates a mounted Secret
-            Path swap = work.resolve("secret.new");
-            Files.createSymbolicLink(swap, second.getFileName());
-            Files.move(swap, mounted, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            await(router, "TLS: new handshakes present " + mounted.resolve("tls.crt"));
+                // both files change in one rename, as the kubelet updates a mounted Secret
+                Path swap = work.resolve("secret.new");
+                Files.createSymbolicLink(swap, second.getFileName());
+                Files.move(swap, mounted, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                await(router, "TLS: new handshakes present " + mounted.resolve("tls.crt"));
 
-            assertEquals(BigInteger.valueOf(0x2222), presented(trusted, router.port()));
-            assertEquals("one", post(trusting, router.port()));
-            String metrics = Http.get(router.adminPort(), "/observe/metrics", Map.of()).body();
-            assertTrue(metrics.contains("insika_router_config_reloads_total{result=\"applied\"} 1.0"), metrics);
+                assertEquals(BigInteger.valueOf(0x2222), presented(trusted, router.port()));
+                assertEquals("one", post(trusting, router.port()));
+                String metrics = Http.get(router.adminPort(), "/observe/metrics", Map.of()).body();
+                assertTrue(metrics.contains("insika_router_config_reloads_total{result=\"applied\"} 1.0"), metrics);
+
+                // check --against: the same files change nothing; without them TLS would end: a restart's job
+                String admin = "http://127.0.0.1:" + router.adminPort();
+                RouterProcess.Result same = RouterProcess.run(dist, tls, "check", "--config", config.toString(),
+                        "--against", admin);
+                RouterProcess.Result plain = RouterProcess.run(dist, Map.of(), "check", "--config", config.toString(),
+                        "--against", admin);
+                assertTrue(same.stdout().contains("a reload would change nothing"), same.stdout() + same.stderr());
+                assertTrue(plain.stdout().contains("a reload would be refused: only a restart changes"
+                        + " server.tls.certificate"), plain.stdout() + plain.stderr());
+            }
         }
     }
 
