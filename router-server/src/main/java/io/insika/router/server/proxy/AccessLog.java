@@ -24,6 +24,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
+import io.insika.router.api.Backend;
 import io.insika.router.server.logging.LogFormat;
 
 /**
@@ -90,22 +91,6 @@ final class AccessLog implements AutoCloseable {
     }
 
     /**
-     * Logs a finished (or abandoned) request.
-     *
-     * @param client  the client's address, taken when the request arrived (a closed socket
-     *                forgets it)
-     * @param placed  where it went, or {@code null} if it failed before it was placed
-     * @param error   the failure's label, or {@code null}
-     * @param started {@link System#nanoTime()} when it arrived
-     */
-    void log(SocketAddress client, ClientRequest request, ClientAnswer response, Placed placed, String error,
-             long started) {
-        log(client, request.prologue().method().text(), RequestTarget.path(request.prologue()),
-                request.headers().first(REQUEST_ID).orElse(null), response.status().code(), response.bytesWritten(),
-                placed, error, started);
-    }
-
-    /**
      * The path with every segment that is the session key (as sent, or percent-decoded) written
      * {@code {key}}: a key taken from the path must not reach the log in clear through it.
      */
@@ -137,21 +122,25 @@ final class AccessLog implements AutoCloseable {
     }
 
     /**
-     * Logs a finished exchange that has no Helidon request and response: a WebSocket tunnel.
-     *
-     * @param requestId the client's {@code X-Request-Id}, or {@code null}
-     * @param bytes     what the client was sent
+     * Logs a finished (or abandoned) request, or a WebSocket tunnel once it closed: where it went,
+     * what its client got, how it ended, and how long it took from its head's arrival.
      */
-    void log(SocketAddress client, String method, String rawPath, String requestId, int status, long bytes,
-             Placed placed, String error, long started) {
-        long micros = (System.nanoTime() - started) / 1_000;
+    void log(ProxyCall call) {
+        long micros = (System.nanoTime() - call.started()) / 1_000;
         long millis = System.currentTimeMillis();
-        String path = placed == null || placed.key() == null ? rawPath : withoutKey(rawPath, placed.key());
-        String backend = placed == null || placed.backend() == null ? null : placed.backend().id();
-        String placement = placed == null ? null : placed.how().label();
-        String key = placed == null || placed.key() == null ? null : SessionKeyDigest.of(placed.key());
-        Entry entry = new Entry(millis, client(client), method, path, status, bytes, micros, backend, placement, key,
-                error, requestId);
+        ClientRequest request = call.request();
+        Placed placed = call.placed();
+        String key = placed == null ? null : placed.lookup().key();
+        String rawPath = call.target().path();
+        String path = key == null ? rawPath : withoutKey(rawPath, key);
+        Backend owner = call.backend();
+        String backend = owner == null ? null : owner.id();
+        String placement = placed == null ? null : placed.lookup().how().label();
+        String digest = key == null ? null : SessionKeyDigest.of(key);
+        String method = request.prologue().method().text();
+        String requestId = request.headers().first(REQUEST_ID).orElse(null);
+        Entry entry = new Entry(millis, client(request.peer()), method, path, call.status(), call.bytesSent(), micros,
+                backend, placement, digest, call.outcome().label(), requestId);
         String line = json ? jsonLine(entry) : textLine(entry);
         if (closed || queued.incrementAndGet() > QUEUE_LINES) {
             queued.decrementAndGet();

@@ -3,10 +3,8 @@ package io.insika.router.server.proxy;
 import java.io.IOException;
 import java.net.ProtocolException;
 import java.time.Duration;
-import java.util.Optional;
 
 import io.helidon.http.HeaderNames;
-import io.helidon.http.Method;
 import io.helidon.webserver.CloseConnectionException;
 import io.insika.router.api.Backend;
 import io.insika.router.server.backends.BackendState;
@@ -20,8 +18,8 @@ import io.insika.router.server.upstream.ResponseHead;
 /**
  * Sends one request to one backend and streams its answer back, byte for byte, in both
  * directions. It never picks a backend and never tries a second one. The backend side is the
- * router's own HTTP/1.1 client ({@link BackendClient}); Helidon parses every client request and
- * writes every answer.
+ * router's own HTTP/1.1 client ({@link BackendClient}); the client side is the request's
+ * {@link ProxyCall}, whichever connection framed it.
  */
 final class BackendForwarder {
 
@@ -33,53 +31,40 @@ final class BackendForwarder {
     private static final long INLINE_BODY = 64 * 1024;
     private static final Duration UPLOAD_SETTLE = Duration.ofMillis(100);
 
-    private final ClientStallWatchdog clientWatchdog;
-
-    /**
-     * @param clientWatchdog cuts a client that stops reading its answer
-     */
-    BackendForwarder(ClientStallWatchdog clientWatchdog) {
-        this.clientWatchdog = clientWatchdog;
+    private BackendForwarder() {
     }
 
     /**
-     * Forwards the request and relays the response.
+     * Forwards the request to the backend it was admitted to and relays the response; the
+     * backend's state is told of a failed connect (down for a while) and of an answer (up), and
+     * the request's slot is given back once the answer was read to its end.
      *
-     * @param parts    the connections to the backends, the metrics, the trusted proxies: those the
-     *                 request began with
-     * @param request  the client's request
-     * @param response the client's response, not yet started
-     * @param backend  the owner
-     * @param state    the owner's state: told of a failed connect (down for a while) and of an
-     *                 answer (up)
-     * @param body     the body, with any bytes already peeked; {@code null} when the request has none
-     * @param answered run once the backend's answer has been read to its end, before its last
-     *                 bytes go to the client: gives the owner's slot back
-     * @param carrier  the request's learned carriers: the backend gets the original values, the
-     *                 client the sealed ones
-     * @return empty when the response was relayed, else the failure to answer with, already counted
-     * against the backend (nothing has been written to the client then)
+     * @param call  the request, its answer not yet started
+     * @param owner where it was admitted
+     * @return {@link Outcome#RELAYED} when the response was relayed, else the failure to answer
+     * with, already counted against the backend (nothing has been written to the client then)
      * @throws CloseConnectionException when the exchange broke after the response started, or
      *                                  the client vanished: the client connection must close
      */
-    Optional<ProxyFailure> forward(ProxyParts parts, ClientRequest request, ClientAnswer response, Backend backend,
-                                   BackendState state, BodyPeek body, SessionCarrier carrier,
-                                   Runnable answered) {
-        Method method = request.prologue().method();
+    static Outcome forward(ProxyCall call, Placed.Admitted owner) {
+        ProxyParts parts = call.parts();
+        Backend backend = owner.backend();
+        BackendState state = owner.slot();
+        BodyPeek body = call.body();
         for (int attempt = 1; ; attempt++) {
             Exchange exchange;
             try {
                 exchange = parts.connect(backend, state);
             } catch (IOException | RuntimeException e) {
                 LOGGER.log(System.Logger.Level.DEBUG, "cannot connect to " + backend.id(), e);
-                return Optional.of(ProxyFailure.UNAVAILABLE); // nothing was sent
+                return Outcome.UNAVAILABLE; // nothing was sent
             }
             RequestWriter writer = exchange.request();
             Upload upload = null;
             boolean reusable;
             try {
                 long sending = System.nanoTime();
-                upload = send(request, body, exchange, parts.trustedProxies(), carrier);
+                upload = send(call, exchange);
                 ResponseHead head = exchange.readHead();
                 int code = head.status();
                 if (code == 101) {
@@ -88,10 +73,9 @@ final class BackendForwarder {
                 }
                 parts.metrics().backend(backend).answered(code, System.nanoTime() - sending);
                 state.answered();
-                ResponseBody answer = exchange.body(head, method == Method.HEAD || ResponseBody.bodiless(code));
+                ResponseBody answer = exchange.body(head, call.isHead() || ResponseBody.bodiless(code));
                 // an IOException from here on means nothing of the answer reached the client
-                reusable = ResponseRelay.relay(response, head, answer, method == Method.HEAD, clientWatchdog::watch,
-                        carrier, backend.id(), answered);
+                reusable = ResponseRelay.relay(call, head, answer);
             } catch (IOException | RuntimeException e) {
                 exchange.discard(); // also ends an upload still writing
                 stop(upload);
@@ -99,7 +83,7 @@ final class BackendForwarder {
                     // the client's fault, answered 400 (the backend got no complete request), never
                     // counted against the backend
                     case ClientGoneException gone when gone.malformed() -> {
-                        return Optional.of(ProxyFailure.BAD_REQUEST);
+                        return Outcome.BAD_REQUEST;
                     }
                     case ClientGoneException gone ->
                             throw new ClientLeftException("client went away while sending its body", gone);
@@ -114,7 +98,7 @@ final class BackendForwarder {
                 }
                 if (upload != null && upload.clientGone()) {
                     if (upload.malformed()) {
-                        return Optional.of(ProxyFailure.BAD_REQUEST); // nothing of the answer was relayed
+                        return Outcome.BAD_REQUEST; // nothing of the answer was relayed
                     }
                     throw new ClientLeftException("client went away while sending its body", upload.failure);
                 }
@@ -130,9 +114,9 @@ final class BackendForwarder {
                     LOGGER.log(System.Logger.Level.WARNING, "backend {0}: {1}; answered 502", backend.id(), e.getMessage());
                 }
                 LOGGER.log(System.Logger.Level.DEBUG, "exchange with " + backend.id() + " failed", e);
-                ProxyFailure failure = classify(writer.started(), exchange);
+                Outcome failure = classify(writer.started(), exchange);
                 parts.failed(backend, state, failure.error(), e);
-                return Optional.of(failure);
+                return failure;
             }
             boolean uploaded = upload == null || upload.succeeded();
             if (reusable && uploaded) {
@@ -145,7 +129,7 @@ final class BackendForwarder {
                 // read, so the client connection cannot carry another request.
                 throw new CloseConnectionException("backend answered before the request body ended");
             }
-            return Optional.empty();
+            return Outcome.RELAYED;
         }
     }
 
@@ -165,12 +149,12 @@ final class BackendForwarder {
      *
      * @return the upload still running, or {@code null} when all was sent
      */
-    private static Upload send(ClientRequest request, BodyPeek body, Exchange exchange, TrustedProxies trustedProxies,
-                               SessionCarrier carrier) throws IOException {
+    private static Upload send(ProxyCall call, Exchange exchange) throws IOException {
+        ClientRequest request = call.request();
+        BodyPeek body = call.body();
         RequestWriter writer = exchange.request();
-        writer.requestLine(request.prologue().method().text(), RequestTarget.originForm(request.prologue()));
-        ForwardedHeaders.copy(request.prologue(), request.headers(), request.peer(), request.secure(),
-                HopByHopHeaders.of(request.headers()), trustedProxies, carrier, writer);
+        writer.requestLine(request.prologue().method().text(), call.target().originForm());
+        ForwardedHeaders.copy(call, HopByHopHeaders.of(request.headers()), writer);
         writer.endHead(framing(request, body));
         if (body == null) {
             writer.finish();
@@ -266,10 +250,10 @@ final class BackendForwarder {
     // Before our first byte went out the backend cannot have seen the request: the client may
     // retry. After, it may have acted on it. Timeouts on an exchange come only from the watchdog
     // (connecting happens in acquire()).
-    private static ProxyFailure classify(boolean started, Exchange exchange) {
+    static Outcome classify(boolean started, Exchange exchange) {
         if (!started) {
-            return ProxyFailure.UNAVAILABLE;
+            return Outcome.UNAVAILABLE;
         }
-        return exchange.timedOut() ? ProxyFailure.BACKEND_TIMEOUT : ProxyFailure.BACKEND_FAILED;
+        return exchange.timedOut() ? Outcome.BACKEND_TIMEOUT : Outcome.BACKEND_FAILED;
     }
 }

@@ -25,12 +25,13 @@ final class ClientHeadCheck {
     }
 
     /** Whether the head can be forwarded byte for byte. */
-    static boolean forwardable(HttpPrologue prologue, ServerRequestHeaders headers) {
+    static boolean forwardable(RequestTarget target, ServerRequestHeaders headers) {
+        HttpPrologue prologue = target.prologue();
         if (!HttpSyntax.isToken(prologue.method().text())
                 || !HttpSyntax.isTarget(prologue.uriPath().rawPath())
                 || (prologue.hasQuery() && !prologue.query().rawValue().isEmpty()
                         && !HttpSyntax.isTarget(prologue.query().rawValue()))
-                || !RequestTarget.forwardable(prologue)) {
+                || !target.forwardable()) {
             return false;
         }
         for (Header header : headers) {

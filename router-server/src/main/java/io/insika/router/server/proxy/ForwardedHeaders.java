@@ -3,12 +3,12 @@ package io.insika.router.server.proxy;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 import io.helidon.http.Header;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
-import io.helidon.http.HttpPrologue;
 import io.helidon.http.ServerRequestHeaders;
 import io.insika.router.server.upstream.RequestWriter;
 
@@ -52,23 +52,23 @@ final class ForwardedHeaders {
     }
 
     /**
-     * Writes the head fields, framing excepted.
+     * Writes the head fields of the request, framing excepted: its target's authority or its
+     * {@code Host}, its fields, its learned carriers' original values, and the forwarding fields
+     * its client's peer, the connection's TLS and the trusted proxies of its parts say.
      *
-     * @param prologue the request line, for an absolute-form target's authority
-     * @param peer     the client's address
-     * @param secure   whether the client connection is TLS
      * @param hopByHop the headers that stay behind
-     * @param trusted  the peers whose forwarding headers are believed
-     * @param carrier  the request's learned carriers, {@link SessionCarrier#NONE} when no route learns one
      */
-    static void copy(HttpPrologue prologue, ServerRequestHeaders incoming, SocketAddress peer, boolean secure,
-                     HopByHopHeaders hopByHop, TrustedProxies trusted, SessionCarrier carrier,
-                     RequestWriter outgoing) {
-        String host = RequestTarget.authority(prologue).orElseGet(() -> incoming.first(HeaderNames.HOST).orElse(""));
+    static void copy(ProxyCall call, HopByHopHeaders hopByHop, RequestWriter outgoing) {
+        ServerRequestHeaders incoming = call.request().headers();
+        SocketAddress peer = call.request().peer();
+        boolean secure = call.request().secure();
+        SessionCarrier carrier = call.carrier();
+        Optional<String> authority = call.target().authority();
+        String host = authority.isPresent() ? authority.get() : incoming.first(HeaderNames.HOST).orElse("");
         if (!host.isEmpty()) {
             outgoing.header(HeaderNames.HOST.defaultCase(), host);
         }
-        boolean believed = trusted.trusts(peer);
+        boolean believed = call.parts().trustedProxies().trusts(peer);
         for (Header header : incoming) {
             String lowerCase = header.headerName().lowerCase();
             String name = header.headerName().defaultCase();

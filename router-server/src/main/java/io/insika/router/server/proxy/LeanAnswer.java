@@ -31,6 +31,7 @@ final class LeanAnswer implements ClientAnswer {
     // past this many held bytes a write goes out without waiting for a flush
     static final int HOLD_LIMIT = 16 * 1024;
     private static final byte[] OK = "HTTP/1.1 200 OK\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] SWITCHING = "HTTP/1.1 101 Switching Protocols\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] DATE = "Date: ".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] KEEP_ALIVE = "Connection: keep-alive\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] CLOSE = "Connection: close\r\n".getBytes(StandardCharsets.US_ASCII);
@@ -77,7 +78,7 @@ final class LeanAnswer implements ClientAnswer {
 
     @Override
     public void header(Header header) {
-        if (header.headerName().equals(HeaderNames.CONNECTION)) {
+        if (header.headerName().equals(HeaderNames.CONNECTION) && status.code() != 101) {
             close |= header.allValues().stream().anyMatch(v -> v.equalsIgnoreCase("close"));
             return; // written by the head itself
         }
@@ -108,6 +109,23 @@ final class LeanAnswer implements ClientAnswer {
         head.write(body);
         write(head);
         written = body.length;
+        sent = true;
+    }
+
+    /**
+     * Sends a {@code 101 Switching Protocols} head with the fields set, its {@code Connection}
+     * among them, as the backend that agreed gave them: nothing of the router's own is added, and
+     * the connection carries the new protocol from here.
+     */
+    void sendSwitch() {
+        BufferData head = BufferData.growing(256);
+        head.write(SWITCHING);
+        for (Header header : headers) {
+            header.writeHttp1Header(head);
+        }
+        head.write('\r');
+        head.write('\n');
+        write(head);
         sent = true;
     }
 

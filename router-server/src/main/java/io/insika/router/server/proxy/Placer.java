@@ -95,18 +95,12 @@ final class Placer {
         this.failures = failures;
     }
 
-    /** {@link #locate} for a request slot, counted in the metrics. */
-    Placed place(HttpPrologue prologue, ServerRequestHeaders headers, BodyPeek body) {
-        Placed placed = locate(prologue, headers, body, Slot.REQUEST);
-        count(placed);
-        return placed;
-    }
-
     /** Counts a placement in the metrics. */
     void count(Placed placed) {
-        metrics.placed(placed.route(), placed.how());
-        if (placed.carriersDisagree()) {
-            metrics.carrierMismatch(placed.route());
+        KeyLookup lookup = placed.lookup();
+        metrics.placed(lookup.route(), lookup.how());
+        if (lookup.carriersDisagree()) {
+            metrics.carrierMismatch(lookup.route());
         }
     }
 
@@ -114,27 +108,28 @@ final class Placer {
      * Places a request on the current snapshot, read once, and takes its slot there.
      *
      * @param body the body, or {@code null} when there is none (or none may be read)
-     * @param slot the kind of slot it takes; whoever gets a {@link Placed#slot()} gives it back
+     * @param slot the kind of slot it takes; whoever gets it {@link Placed.Admitted admitted} gives it back
      */
-    Placed locate(HttpPrologue prologue, ServerRequestHeaders headers, BodyPeek body, Slot slot) {
+    Placed locate(RequestTarget target, ServerRequestHeaders headers, BodyPeek body, Slot slot) {
         RoutingSnapshot snapshot = pool.snapshot();
-        String path = RequestTarget.normalPath(prologue);
-        Optional<RouteMatch> match = routes.match(prologue.method().text(), path);
-        Route route = match.map(RouteMatch::route).orElse(null);
-        SessionCarrier carrier = carriers.read(headers, match.flatMap(it -> it.route().learn()));
+        HttpPrologue prologue = target.prologue();
+        Optional<RouteMatch> match = routes.match(prologue.method().text(), target.normalPath());
+        Route route = match.isPresent() ? match.get().route() : null;
+        SessionCarrier carrier = carriers.read(headers, route == null ? Optional.empty() : route.learn());
         Optional<CarrierClaim> refused = carrier.refusal();
         if (refused.isPresent()) {
             LOGGER.log(Level.DEBUG, "{0} on {1}: {2}; refused", refused.get().spec().name(), where(route),
                     refused.get().kind() == CarrierClaim.Kind.DUPLICATE ? "sent twice or with _ for -"
                             : "not sealed by us");
-            return new Placed(null, route, Placement.KEY_ABSENT, null, null, ProxyFailure.BAD_SESSION, false, carrier);
+            return new Placed.Refused(new KeyLookup(route, Placement.KEY_ABSENT, null, carrier, false),
+                    Optional.empty(), Outcome.BAD_SESSION);
         }
         if (route != null && route.learn().isEmpty()) {
             Optional<Found> found;
             try {
-                found = findKey(prologue, path, headers, match.get(), body);
+                found = findKey(target, headers, match.get(), body);
             } catch (PluginFailedException e) {
-                return pluginFailed(route, Placement.KEY_ABSENT, null, e).withCarrier(carrier);
+                return pluginFailed(new KeyLookup(route, Placement.KEY_ABSENT, null, carrier, false), e);
             }
             if (found.isPresent()) {
                 String key = found.get().key();
@@ -142,21 +137,22 @@ final class Placer {
                     LOGGER.log(Level.DEBUG, "key {0} on {1}{2}", SessionKeyDigest.of(key), route,
                             found.get().carriersDisagree() ? " (its carriers disagree: placed by the first)" : "");
                 }
+                KeyLookup lookup = new KeyLookup(route, Placement.KEY, key, carrier, found.get().carriersDisagree());
                 Optional<Backend> owner;
                 try {
                     owner = snapshot.owner(key);
                 } catch (PluginFailedException e) {
-                    return pluginFailed(route, Placement.KEY, key, e).withCarrier(carrier);
+                    return pluginFailed(new KeyLookup(route, Placement.KEY, key, carrier, false), e);
                 }
-                return admitOwner(owner.orElse(null), route, key, slot)
-                        .withCarriersDisagreeing(found.get().carriersDisagree()).withCarrier(carrier);
+                return admitOwner(owner, lookup, slot);
             }
         }
         Optional<CarrierClaim> sealed = carrier.sealed();
         if (sealed.isPresent()) {
-            return bySeal(snapshot, route, sealed.get(), slot).withCarrier(carrier);
+            return bySeal(snapshot, new KeyLookup(route, Placement.KEY, sealed.get().original(), carrier, false),
+                    sealed.get(), slot);
         }
-        return rotate(snapshot, route, unplaced(route, carrier, body), slot).withCarrier(carrier);
+        return rotate(snapshot, new KeyLookup(route, unplaced(route, carrier, body), null, carrier, false), slot);
     }
 
     // Why a request no key placed goes round-robin.
@@ -190,9 +186,8 @@ final class Placer {
      * @param failed the placement that failed; its slot is the caller's to give back
      * @return the next placement, holding a request slot, or refused
      */
-    Placed redispatch(Placed failed) {
-        Placed next = rotate(pool.snapshot(), failed.route(), failed.how(), Slot.REQUEST);
-        return failed.carrier() == SessionCarrier.NONE ? next : next.withCarrier(failed.carrier());
+    Placed redispatch(Placed.Admitted failed) {
+        return rotate(pool.snapshot(), failed.lookup(), Slot.REQUEST);
     }
 
     /** How many backends a request could be sent to now. */
@@ -203,50 +198,50 @@ final class Placer {
     // A sealed session goes to the backend that minted it, or nowhere: an owner no longer among
     // the backends means the session is gone. With no backends at all (a discovery gap) the
     // retryable envelope is kinder: the session may still be there when they are back.
-    private Placed bySeal(RoutingSnapshot snapshot, Route route, CarrierClaim sealed, Slot slot) {
+    private Placed bySeal(RoutingSnapshot snapshot, KeyLookup lookup, CarrierClaim sealed, Slot slot) {
         Optional<Backend> owner = snapshot.byId(sealed.ownerId());
         if (LOGGER.isLoggable(Level.DEBUG)) {
             LOGGER.log(Level.DEBUG, "sealed {0} {1} on {2}: owner {3}{4}", sealed.spec().name(),
-                    SessionKeyDigest.of(sealed.original()), where(route), sealed.ownerId(),
+                    SessionKeyDigest.of(sealed.original()), where(lookup.route()), sealed.ownerId(),
                     owner.isPresent() || snapshot.isEmpty() ? "" : ", gone");
         }
         if (owner.isEmpty() && !snapshot.isEmpty()) {
-            return new Placed(null, route, Placement.KEY, sealed.original(), null, ProxyFailure.SESSION_GONE);
+            return new Placed.Refused(lookup, Optional.empty(), Outcome.SESSION_GONE);
         }
-        return admitOwner(owner.orElse(null), route, sealed.original(), slot);
+        return admitOwner(owner, lookup, slot);
     }
 
-    private Placed pluginFailed(Route route, Placement how, String key, PluginFailedException failure) {
-        metrics.pluginFailed(route, failure.plugin());
-        failures.failed(failure, "its requests on " + route + " are answered " + ProxyFailure.PLUGIN_FAILED.status()
-                .code());
-        return new Placed(null, route, how, key, null, ProxyFailure.PLUGIN_FAILED);
+    private Placed pluginFailed(KeyLookup lookup, PluginFailedException failure) {
+        metrics.pluginFailed(lookup.route(), failure.plugin());
+        failures.failed(failure, "its requests on " + lookup.route() + " are answered "
+                + Outcome.PLUGIN_FAILED.status().code());
+        return new Placed.Refused(lookup, Optional.empty(), Outcome.PLUGIN_FAILED);
     }
 
     // The owner or nobody: a session moved off its owner would lose its state there.
-    private Placed admitOwner(Backend owner, Route route, String key, Slot slot) {
-        if (owner == null) {
-            return new Placed(null, route, Placement.KEY, key, null, null);
+    private Placed admitOwner(Optional<Backend> owner, KeyLookup lookup, Slot slot) {
+        if (owner.isEmpty()) {
+            return new Placed.NoBackend(lookup);
         }
-        BackendState state = states.of(owner);
+        BackendState state = states.of(owner.get());
         if (state.isDown()) {
             state.refused(Refusal.DOWN);
-            return new Placed(owner, route, Placement.KEY, key, null, ProxyFailure.BACKEND_DOWN);
+            return new Placed.Refused(lookup, owner, Outcome.BACKEND_DOWN);
         }
         if (!slot.take(state)) {
             state.refused(slot.full);
-            return new Placed(owner, route, Placement.KEY, key, null, ProxyFailure.BACKEND_FULL);
+            return new Placed.Refused(lookup, owner, Outcome.BACKEND_FULL);
         }
-        return new Placed(owner, route, Placement.KEY, key, state, null);
+        return new Placed.Admitted(lookup, owner.get(), state);
     }
 
     // The next backend in rotation that is up and has a free slot. Each backend passed over
     // consumes its turn, so the others share its requests evenly. Requests racing this one take
     // turns too: a last pass in id order makes sure "all down" or "all full" is really so.
-    private Placed rotate(RoutingSnapshot snapshot, Route route, Placement how, Slot slot) {
+    private Placed rotate(RoutingSnapshot snapshot, KeyLookup lookup, Slot slot) {
         List<Backend> backends = snapshot.backends();
         if (backends.isEmpty()) {
-            return new Placed(null, route, how, null, null, null);
+            return new Placed.NoBackend(lookup);
         }
         boolean anyUp = false;
         for (int turn = 0; turn < backends.size(); turn++) {
@@ -258,7 +253,7 @@ final class Placer {
             }
             anyUp = true;
             if (slot.take(state)) {
-                return new Placed(next, route, how, null, state, null);
+                return new Placed.Admitted(lookup, next, state);
             }
             state.refused(slot.full);
         }
@@ -267,11 +262,11 @@ final class Placer {
             if (!state.isDown()) {
                 anyUp = true;
                 if (slot.take(state)) {
-                    return new Placed(backend, route, how, null, state, null);
+                    return new Placed.Admitted(lookup, backend, state);
                 }
             }
         }
-        return new Placed(null, route, how, null, null, anyUp ? ProxyFailure.BACKEND_FULL : ProxyFailure.BACKEND_DOWN);
+        return new Placed.Refused(lookup, Optional.empty(), anyUp ? Outcome.BACKEND_FULL : Outcome.BACKEND_DOWN);
     }
 
     /** A key, and whether a later carrier of the route said otherwise. */
@@ -281,11 +276,12 @@ final class Placer {
     // The first carrier that has the key decides. The later ones are read too when they are
     // cheap (no body): a route's carriers hold one key, and a client whose header and path
     // disagree has a stale token, which costs a hop, so it is counted and never refused.
-    private Optional<Found> findKey(HttpPrologue prologue, String path, ServerRequestHeaders headers,
-                                    RouteMatch match, BodyPeek body) {
+    private Optional<Found> findKey(RequestTarget target, ServerRequestHeaders headers, RouteMatch match,
+                                    BodyPeek body) {
         BodyPrefix visibleBody = match.route().needsBody() && body != null ? body : EmptyBody.INSTANCE;
         Map<String, String> parameters = match.pathParameters();
-        IncomingRequestView view = new IncomingRequestView(prologue, path, headers, parameters, visibleBody);
+        IncomingRequestView view = new IncomingRequestView(target.prologue(), target.normalPath(), headers, parameters,
+                visibleBody);
         Route route = match.route();
         for (int i = 0; i < route.extractors().size(); i++) {
             Optional<String> key = extract(route, i, view);

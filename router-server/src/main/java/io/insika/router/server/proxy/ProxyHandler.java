@@ -1,7 +1,6 @@
 package io.insika.router.server.proxy;
 
 import java.lang.System.Logger.Level;
-import java.net.SocketAddress;
 import java.net.URI;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
@@ -14,7 +13,6 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.insika.router.api.Backend;
 import io.insika.router.server.backends.BackendStates;
-import io.insika.router.server.metrics.BackendError;
 import io.insika.router.server.metrics.Placement;
 import io.insika.router.server.metrics.RouterMetrics;
 import io.insika.router.server.plugin.PluginFailureLog;
@@ -34,7 +32,6 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     private final BackendStates states;
     private final RouterMetrics metrics;
     private final BackendClient client;
-    private final BackendForwarder forwarder;
     private final ClientStallWatchdog clientWatchdog;
     private final Semaphore requestSlots;
     private final LongAdder overloadRefusals = new LongAdder();
@@ -70,7 +67,6 @@ public final class ProxyHandler implements Handler, AutoCloseable {
         this.client = new BackendClient(settings.backendTimeout(), () -> pool.snapshot().backends().stream()
                 .map(Backend::id).collect(Collectors.toUnmodifiableSet()));
         client.streamIdleTimeout(settings.streamIdleTimeout());
-        this.forwarder = new BackendForwarder(clientWatchdog);
         metrics.gauge("backend_connections", "Connections open to backends, busy, idle or tunnelling",
                 client::openCount);
         this.requestSlots = new Semaphore(settings.maxRequests());
@@ -109,7 +105,8 @@ public final class ProxyHandler implements Handler, AutoCloseable {
 
     private ProxyParts parts(RouteTable routes, ProxySettings settings) {
         return new ProxyParts(settings, new Placer(routes, pool, states, metrics, settings.bodyMaxBytes(),
-                settings.sessions(), pluginFailures), client, metrics, accessLog(settings), tunnels);
+                settings.sessions(), pluginFailures), client, metrics, accessLog(settings), tunnels, clientWatchdog,
+                peekBudget);
     }
 
     private synchronized AccessLog accessLog(ProxySettings settings) {
@@ -132,145 +129,116 @@ public final class ProxyHandler implements Handler, AutoCloseable {
 
     /** Proxies one request: the part of {@link #handle} that does not care who framed it. */
     void proxy(ClientRequest request, ClientAnswer response) {
-        long started = System.nanoTime();
-        ProxyParts live = parts;
-        AccessLog accessLog = live.accessLog();
-        SocketAddress client = accessLog == null ? null : request.peer();
+        ProxyCall call = parts.call(request, response);
         metrics.requestStarted();
-        Placed placed = null;
-        SlotHold hold = SlotHold.NONE;
-        String error = null;
-        BodyPeek body = null;
         boolean slot = requestSlots.tryAcquire();
         try {
-            body = request.body() != null
-                    ? new BodyPeek(clientWatchdog.watch(request.body()), live.settings().bodyMaxBytes(),
-                            request.headers().contentLength().orElse(-1), peekBudget)
-                    : null;
-            Optional<ProxyFailure> failure;
-            if (!slot) {
-                failure = Optional.of(ProxyFailure.OVERLOADED); // at once: nothing read, no backend asked
-            } else if (!ClientHeadCheck.forwardable(request.prologue(), request.headers())) {
-                failure = Optional.of(ProxyFailure.BAD_REQUEST);
-            } else {
-                placed = live.placer().place(request.prologue(), request.headers(), body);
-                hold = SlotHold.of(placed.slot());
-                failure = placed.refusal() != null ? Optional.of(placed.refusal()) : clientBodyFailure(body, placed);
-                Optional<URI> redirect = failure.isEmpty() ? redirector.target(placed, request.headers())
-                        : Optional.empty();
-                if (redirect.isPresent()) {
-                    redirector.send(response, placed, redirect.get(), request.headers(),
-                            body != null && !body.fullyRead());
-                } else if (failure.isEmpty()) {
-                    failure = forward(live, request, response, placed, hold, body);
-                    if (redispatchable(failure, placed, body)) {
-                        Attempt last = redispatch(live, request, response, placed, hold, body);
-                        placed = last.placed();
-                        hold = last.hold();
-                        failure = last.failure();
-                    }
-                }
+            call.openBody();
+            Outcome outcome = !slot ? Outcome.OVERLOADED // at once: nothing read, no backend asked
+                    : !ClientHeadCheck.forwardable(call.target(), request.headers()) ? Outcome.BAD_REQUEST
+                    : placeAndForward(call);
+            if (outcome == Outcome.OVERLOADED) {
+                overloadRefusals.increment();
             }
-            if (failure.isPresent()) {
-                if (failure.get() == ProxyFailure.OVERLOADED) {
-                    overloadRefusals.increment();
-                }
-                error = failure.get().label();
-                // a refused request ends its connection: whatever its client sends next is suspect
-                failure.get().send(response, failure.get() == ProxyFailure.BAD_REQUEST
-                        || (body != null && !body.fullyRead()),
-                        placed != null && placed.refusal() == failure.get() ? placed.refusalStatus()
-                                : failure.get().status().code());
+            if (outcome.answers()) {
+                call.answer(outcome); // a refused request ends its connection: whatever its client sends next is suspect
+            } else {
+                call.ended(outcome);
             }
         } catch (BackendBrokeException e) {
-            error = BackendError.BROKEN.label();
+            call.ended(Outcome.BROKEN);
             throw e;
         } catch (ClientLeftException e) {
-            error = e.timedOut() ? "client-timeout" : "client-left";
+            call.ended(e.timedOut() ? Outcome.CLIENT_TIMEOUT : Outcome.CLIENT_LEFT);
             throw e;
         } catch (CloseConnectionException e) {
             throw e; // the answer is out (or cannot be sent); the connection must not carry another request
         } catch (RuntimeException e) {
-            error = "internal";
+            call.ended(Outcome.INTERNAL);
             throw e;
         } finally {
-            if (body != null) {
-                body.releaseBudget();
-            }
             if (slot) {
                 requestSlots.release();
             }
-            hold.run(); // unless the answer's end already gave the slot back
+            call.end();
             metrics.requestEnded();
-            if (accessLog != null) {
-                accessLog.log(client, request, response, placed, error, started);
+        }
+    }
+
+    private Outcome placeAndForward(ProxyCall call) {
+        Placed placed = call.place();
+        if (placed instanceof Placed.Refused refused) {
+            return refused.reason();
+        }
+        Optional<Outcome> unreadable = clientBodyFailure(call.body(), placed.lookup());
+        if (unreadable.isPresent()) {
+            return unreadable.get();
+        }
+        if (placed instanceof Placed.Admitted admitted) {
+            Optional<URI> redirect = redirector.target(admitted, call.request().headers());
+            if (redirect.isPresent()) {
+                call.ended(Outcome.REDIRECTED);
+                redirector.send(call, admitted, redirect.get());
+                return Outcome.REDIRECTED;
             }
         }
-    }
-
-    /** Where a request was sent last, and how that ended. */
-    private record Attempt(Placed placed, SlotHold hold, Optional<ProxyFailure> failure) {
-    }
-
-    // Unreachable and nothing sent: a request without a key may try the next backends, each
-    // once. A session never does: its state is on its owner. Gives back each failed slot.
-    private Attempt redispatch(ProxyParts live, ClientRequest request, ClientAnswer response, Placed failed,
-                               SlotHold failedHold, BodyPeek body) {
-        Attempt last = new Attempt(failed, failedHold, Optional.of(ProxyFailure.UNAVAILABLE));
-        for (int hop = 1; hop < live.placer().backendCount() && redispatchable(last.failure(), last.placed(), body);
-             hop++) {
-            Placed next = live.placer().redispatch(last.placed());
-            last.hold().run();
+        Outcome outcome = attempt(call, placed);
+        // Unreachable and nothing sent: a request without a key may try the next backends, each
+        // once. A session never does: its state is on its owner. Gives back each failed slot.
+        for (int hop = 1; hop < call.parts().placer().backendCount() && redispatchable(outcome, call); hop++) {
+            Placed next = call.redispatch((Placed.Admitted) call.placed());
             redispatches.increment();
-            SlotHold hold = SlotHold.of(next.slot());
-            last = new Attempt(next, hold, next.refusal() != null ? Optional.of(next.refusal())
-                    : forward(live, request, response, next, hold, body));
+            outcome = attempt(call, next);
         }
-        return last;
+        return outcome;
     }
 
-    private static boolean redispatchable(Optional<ProxyFailure> failure, Placed placed, BodyPeek body) {
-        return failure.isPresent() && failure.get() == ProxyFailure.UNAVAILABLE && placed.how() != Placement.KEY
-                && placed.slot() != null && (body == null || body.replayable());
+    private static boolean redispatchable(Outcome outcome, ProxyCall call) {
+        return outcome == Outcome.UNAVAILABLE && call.placed() instanceof Placed.Admitted admitted
+                && admitted.lookup().how() != Placement.KEY && (call.body() == null || call.body().replayable());
     }
 
     // A body the key peek could not read: a client that left gets no answer, a body whose
     // framing Helidon's reader refused gets 400, a key search cut short for want of peek budget
     // gets the retry envelope (placed without its key, the session would scatter); all before
     // any backend saw a byte of it.
-    private static Optional<ProxyFailure> clientBodyFailure(BodyPeek body, Placed placed) {
+    private static Optional<Outcome> clientBodyFailure(BodyPeek body, KeyLookup lookup) {
         if (body == null) {
             return Optional.empty();
         }
-        if (body.overBudget() && placed.how() != Placement.KEY) {
-            return Optional.of(ProxyFailure.OVERLOADED);
+        if (body.overBudget() && lookup.how() != Placement.KEY) {
+            return Optional.of(Outcome.OVERLOADED);
         }
         try {
             body.requireClient();
             return Optional.empty();
         } catch (ClientGoneException e) {
             if (e.malformed()) {
-                return Optional.of(ProxyFailure.BAD_REQUEST);
+                return Optional.of(Outcome.BAD_REQUEST);
             }
             throw new ClientLeftException("client went away while its body was read for the key", e);
         }
     }
 
-    /** @return the failure to answer with, or empty when the backend's answer was relayed */
-    private Optional<ProxyFailure> forward(ProxyParts live, ClientRequest request, ClientAnswer response,
-                                           Placed placed, SlotHold hold, BodyPeek body) {
-        if (placed.backend() == null) {
-            LOGGER.log(Level.DEBUG, "no backends: {0} {1} answered 503", request.prologue().method().text(),
-                    request.prologue().uriPath().rawPath());
-            metrics.noBackend();
-            return Optional.of(ProxyFailure.NO_BACKEND);
-        }
-        Backend owner = placed.backend();
-        Optional<ProxyFailure> failure = forwarder.forward(live, request, response, owner, placed.slot(), body,
-                placed.carrier(), hold);
-        failure.ifPresent(it -> LOGGER.log(Level.WARNING, "backend {0}: {1} for {2} {3}", owner.id(), it,
-                request.prologue().method().text(), request.prologue().uriPath().rawPath()));
-        return failure;
+    /** Sends the request where it was placed: how that ended ({@link Outcome#RELAYED} when the answer was). */
+    private Outcome attempt(ProxyCall call, Placed placed) {
+        return switch (placed) {
+            case Placed.Refused refused -> refused.reason();
+            case Placed.NoBackend none -> {
+                LOGGER.log(Level.DEBUG, "no backends: {0} {1} answered 503", call.request().prologue().method().text(),
+                        call.request().prologue().uriPath().rawPath());
+                metrics.noBackend();
+                yield Outcome.NO_BACKEND;
+            }
+            case Placed.Admitted admitted -> {
+                Outcome outcome = BackendForwarder.forward(call, admitted);
+                if (outcome != Outcome.RELAYED) {
+                    LOGGER.log(Level.WARNING, "backend {0}: {1} for {2} {3}", admitted.backend().id(), outcome,
+                            call.request().prologue().method().text(), call.request().prologue().uriPath().rawPath());
+                }
+                yield outcome;
+            }
+        };
     }
 
     @Override

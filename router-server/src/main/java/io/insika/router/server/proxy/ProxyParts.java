@@ -20,9 +20,17 @@ import io.insika.router.server.upstream.Exchange;
  * @param metrics   what the admin port exports
  * @param accessLog the access log, or {@code null} when it is off
  * @param tunnels   the router's tunnel slots (the same across reloads)
+ * @param watchdog  cuts a client that stalls sending its body or reading its answer (the same
+ *                  across reloads)
+ * @param peekBudget what key peeks may hold together (the same across reloads)
  */
 record ProxyParts(ProxySettings settings, Placer placer, BackendClient client, RouterMetrics metrics,
-                  AccessLog accessLog, OpenLimit tunnels) {
+                  AccessLog accessLog, OpenLimit tunnels, ClientStallWatchdog watchdog, PeekBudget peekBudget) {
+
+    /** A request begun with these parts, which it keeps to its end. */
+    ProxyCall call(ClientRequest request, ClientAnswer answer) {
+        return new ProxyCall(this, request, answer);
+    }
 
     /** The peers whose forwarding headers are believed. */
     TrustedProxies trustedProxies() {

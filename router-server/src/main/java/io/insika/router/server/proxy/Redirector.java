@@ -47,13 +47,14 @@ final class Redirector {
     /**
      * Where to send the client instead of proxying, if this request is redirected.
      *
-     * @param placed an admitted placement
+     * @param placed where the request was admitted
      */
-    Optional<URI> target(Placed placed, ServerRequestHeaders headers) {
-        if (placed.how() != Placement.KEY || placed.route() == null) {
+    Optional<URI> target(Placed.Admitted placed, ServerRequestHeaders headers) {
+        KeyLookup lookup = placed.lookup();
+        if (lookup.how() != Placement.KEY || lookup.route() == null) {
             return Optional.empty();
         }
-        MissPolicy policy = placed.route().onMiss();
+        MissPolicy policy = lookup.route().onMiss();
         if (policy.mode() == MissPolicy.Mode.PROXY || !policy.redirects(headers.first(HeaderNames.ORIGIN))
                 || headers.contains(HeaderNames.UPGRADE) || acceptsEventStream(headers)
                 || hops(headers) >= policy.maxRedirects()) {
@@ -64,21 +65,21 @@ final class Redirector {
             metrics.redirectUnavailable(placed.backend());
             if (warned.add(placed.backend().id())) {
                 LOGGER.log(Level.WARNING, "backend {0} has no public-address: requests of {1} that would be"
-                        + " redirected to it are proxied instead", placed.backend().id(), placed.route());
+                        + " redirected to it are proxied instead", placed.backend().id(), lookup.route());
             }
         }
         return address;
     }
 
     /**
-     * Answers 421 with the owner's public address.
-     *
-     * @param closeConnection when the request body was not read to its end
+     * Answers 421 with the owner's public address; the connection closes after it when the
+     * request body was not read to its end.
      */
-    void send(ClientAnswer response, Placed placed, URI owner, ServerRequestHeaders headers,
-              boolean closeConnection) {
-        int next = hops(headers) + 1;
-        metrics.redirected(placed.route(), placed.backend());
+    void send(ProxyCall call, Placed.Admitted placed, URI owner) {
+        ClientAnswer response = call.answer();
+        boolean closeConnection = call.bodyLeftUnread();
+        int next = hops(call.request().headers()) + 1;
+        metrics.redirected(placed.lookup().route(), placed.backend());
         JsonObject body = JsonObject.builder()
                 .set("error", JsonObject.builder()
                         .set("class", "Insika::Router::Misdirected")

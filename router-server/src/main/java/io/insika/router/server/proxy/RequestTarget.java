@@ -16,7 +16,26 @@ import io.insika.router.server.upstream.HttpSyntax;
  */
 final class RequestTarget {
 
-    private RequestTarget() {
+    private final HttpPrologue prologue;
+    private final String raw;
+    // where the path begins in an absolute-form target, or -1 for any other form
+    private final int pathStart;
+    private String path;
+    private String normalPath; // made the first time placement or forwarding asks
+
+    private RequestTarget(HttpPrologue prologue) {
+        this.prologue = prologue;
+        this.raw = prologue.uriPath().rawPath();
+        this.pathStart = pathStart(raw);
+    }
+
+    /** The target of this request line; its paths are made when first asked, and once. */
+    static RequestTarget of(HttpPrologue prologue) {
+        return new RequestTarget(prologue);
+    }
+
+    HttpPrologue prologue() {
+        return prologue;
     }
 
     /**
@@ -27,31 +46,27 @@ final class RequestTarget {
      * host, nor the asterisk form or a relative path: nothing the router could place by its path
      * or forward in origin form.
      */
-    static boolean forwardable(HttpPrologue prologue) {
-        String raw = prologue.uriPath().rawPath();
+    boolean forwardable() {
         if (raw.startsWith("/")) {
             return true;
         }
-        int start = pathStart(raw);
-        if (start < 0) {
+        if (pathStart < 0) {
             return false;
         }
         String scheme = raw.substring(0, raw.indexOf(':'));
         return (scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
-                && isHost(raw.substring(raw.indexOf("//") + 2, start));
+                && isHost(raw.substring(raw.indexOf("//") + 2, pathStart));
     }
 
     /**
      * The raw path, without scheme and authority when the target was in absolute form (of any
      * scheme: what is logged of a refused target never holds its authority either).
      */
-    static String path(HttpPrologue prologue) {
-        String raw = prologue.uriPath().rawPath();
-        int start = pathStart(raw);
-        if (start < 0) {
-            return raw;
+    String path() {
+        if (path == null) {
+            path = pathStart < 0 ? raw : pathStart == raw.length() ? "/" : raw.substring(pathStart);
         }
-        return start == raw.length() ? "/" : raw.substring(start);
+        return path;
     }
 
     /**
@@ -60,25 +75,21 @@ final class RequestTarget {
      * a request and the resource its backend serves one string: no spelling ({@code //mcp},
      * {@code /./mcp}, {@code /%6dcp}) can be placed as one resource and served as another.
      */
-    static String normalPath(HttpPrologue prologue) {
-        return PathNormalizer.normalize(path(prologue));
+    String normalPath() {
+        if (normalPath == null) {
+            normalPath = PathNormalizer.normalize(path());
+        }
+        return normalPath;
     }
 
     /** The target to send: the normal path and the raw query, in origin form. */
-    static String originForm(HttpPrologue prologue) {
-        String path = normalPath(prologue);
-        return prologue.hasQuery() ? path + "?" + prologue.query().rawValue() : path;
+    String originForm() {
+        return prologue.hasQuery() ? normalPath() + "?" + prologue.query().rawValue() : normalPath();
     }
 
     /** The authority of an absolute-form target, which replaces the client's {@code Host}. */
-    static Optional<String> authority(HttpPrologue prologue) {
-        String raw = prologue.uriPath().rawPath();
-        int start = pathStart(raw);
-        if (start < 0) {
-            return Optional.empty();
-        }
-        int from = raw.indexOf("//") + 2;
-        return Optional.of(raw.substring(from, start));
+    Optional<String> authority() {
+        return pathStart < 0 ? Optional.empty() : Optional.of(raw.substring(raw.indexOf("//") + 2, pathStart));
     }
 
     // Where the path begins in "scheme://authority/path", or -1 for a target in another form.

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.function.UnaryOperator;
 
 import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
@@ -57,38 +56,35 @@ final class ResponseRelay {
     }
 
     /**
-     * Relays an answer whose head was read.
+     * Relays an answer whose head was read. The request's slot is given back once the backend's
+     * answer has been read to its end, before the last of it is written to the client (so before
+     * the client can have it all).
      *
-     * @param headRequest whether the request was a HEAD
-     * @param watch       wraps the client's stream, so a client that stops reading is cut
-     * @param carrier     the request's learned carriers, whose values in the answer are sealed;
-     *                    {@link SessionCarrier#NONE} when no route learns one
-     * @param backendId   the id of the backend that answered: what the seal names
-     * @param answered    run once the backend's answer has been read to its end, before the last
-     *                    of it is written to the client (so before the client can have it all)
+     * @param call the request, whose answer is not yet started; its learned carriers' values in
+     *             the answer are sealed with the id of the backend it was admitted to
      * @return whether the backend connection ended cleanly and may carry another request
      * @throws IOException              if the backend failed before anything reached the client:
      *                                  the response is untouched and may still be answered
      * @throws BackendBrokeException    if the backend failed mid-answer
      * @throws ClientLeftException      if the client went away mid-answer
      */
-    static boolean relay(ClientAnswer response, ResponseHead head, ResponseBody body, boolean headRequest,
-                         UnaryOperator<OutputStream> watch, SessionCarrier carrier, String backendId,
-                         Runnable answered) throws IOException {
+    static boolean relay(ProxyCall call, ResponseHead head, ResponseBody body) throws IOException {
+        ClientAnswer response = call.answer();
+        Runnable answered = call.slotRelease();
         int code = head.status();
         if (code == 204 || code == 205 || code == 304) {
             // Helidon gives every bodiless answer a Content-Length: 0 unless one is set
-            startAnswer(response, head, carrier, backendId);
+            startAnswer(call, head, HopByHopHeaders.of(head.headers()));
             response.header(RelayedHeader.unwritten(HeaderNames.CONTENT_LENGTH, "0"));
             answered.run();
             sendBodiless(response);
             return head.keepAlive() && code != 205; // a 205's body, if it sent one, was not read
         }
-        if (headRequest) {
+        if (call.isHead()) {
             OptionalLong length = head.values("transfer-encoding").isEmpty() && !head.values("content-length").isEmpty()
                     ? OptionalLong.of(ResponseBody.declaredLength(head.values("content-length")))
                     : OptionalLong.empty();
-            startAnswer(response, head, carrier, backendId);
+            startAnswer(call, head, HopByHopHeaders.of(head.headers()));
             response.header(length.isPresent()
                     ? HeaderValues.create(HeaderNames.CONTENT_LENGTH, length.getAsLong())
                     : RelayedHeader.unwritten(HeaderNames.CONTENT_LENGTH, "0"));
@@ -98,17 +94,17 @@ final class ResponseRelay {
         }
         byte[] buffer = new byte[BodyPeek.copyBufferSize(body.declaredLength().orElse(-1))];
         if (isEventStream(head) && !body.isEmpty()) {
-            return relayStream(response, head, body, watch, carrier, backendId, answered, buffer);
+            return relayStream(call, head, body, buffer);
         }
         int first = body.isEmpty() ? -1 : body.read(buffer); // an IOException here: nothing was relayed
-        startAnswer(response, head, carrier, backendId);
+        startAnswer(call, head, HopByHopHeaders.of(head.headers()));
         if (first < 0) {
             answered.run();
             sendBodiless(response); // Content-Length: 0
             return head.keepAlive() && body.complete();
         }
         body.declaredLength().ifPresent(length -> response.header(HeaderNames.CONTENT_LENGTH, Long.toString(length)));
-        OutputStream out = watch.apply(response.outputStream());
+        OutputStream out = call.parts().watchdog().watch(response.outputStream());
         flushBeforeWaiting(body, out);
         // the backend is done once its body ended: say so before the client can have it all
         if (body.ended()) {
@@ -119,20 +115,31 @@ final class ResponseRelay {
         return head.keepAlive() && body.complete();
     }
 
+    /**
+     * Sets the status and headers of a backend's {@code 101 Switching Protocols} on the answer,
+     * with its {@code Connection} and {@code Upgrade}, which the client needs to agree too; the
+     * caller sends them and hands the connection to the new protocol.
+     *
+     * @throws SessionCarrier.Unsealable if a carrier's value cannot be sealed: nothing was written
+     */
+    static void switchProtocols(ProxyCall call, ResponseHead head) throws SessionCarrier.Unsealable {
+        startAnswer(call, head, HopByHopHeaders.ofUpgrade(head.headers()));
+    }
+
     // An event stream: its head goes to the client at once, before any event (MCP's notification
     // stream sends its head, then nothing for minutes), and from then on the backend's silence is
     // measured by the stream idle timeout. A stream that stays silent past it ends as a chunked
     // answer ends, never with a second status line; one with a length is cut.
-    private static boolean relayStream(ClientAnswer response, ResponseHead head, ResponseBody body,
-                                       UnaryOperator<OutputStream> watch, SessionCarrier carrier, String backendId,
-                                       Runnable answered, byte[] buffer) throws SessionCarrier.Unsealable {
-        startAnswer(response, head, carrier, backendId);
+    private static boolean relayStream(ProxyCall call, ResponseHead head, ResponseBody body, byte[] buffer)
+            throws SessionCarrier.Unsealable {
+        ClientAnswer response = call.answer();
+        startAnswer(call, head, HopByHopHeaders.of(head.headers()));
         body.declaredLength().ifPresent(length -> response.header(HeaderNames.CONTENT_LENGTH, Long.toString(length)));
-        OutputStream out = watch.apply(response.outputStream());
+        OutputStream out = call.parts().watchdog().watch(response.outputStream());
         body.becomeStream();
         // the head goes with the first event when it is here already, else before the read waits
         flushBeforeWaiting(body, out);
-        copyRest(out, buffer, body, answered, body.declaredLength().isEmpty());
+        copyRest(out, buffer, body, call.slotRelease(), body.declaredLength().isEmpty());
         return head.keepAlive() && body.complete();
     }
 
@@ -218,10 +225,11 @@ final class ResponseRelay {
     // Status and end-to-end headers; each name once, with all its values in the order received,
     // so each Set-Cookie survives, and obs-text kept octet for octet. Most answers repeat no
     // name and hold no obs-text: those headers go to Helidon as they were parsed.
-    private static void startAnswer(ClientAnswer response, ResponseHead head, SessionCarrier carrier,
-                                    String backendId) throws SessionCarrier.Unsealable {
+    private static void startAnswer(ProxyCall call, ResponseHead head, HopByHopHeaders hopByHop)
+            throws SessionCarrier.Unsealable {
+        ClientAnswer response = call.answer();
+        SessionCarrier carrier = call.carrier();
         response.status(STATUSES[head.status()]);
-        HopByHopHeaders hopByHop = HopByHopHeaders.of(head.headers());
         List<Header> headers = head.headers();
         boolean repeats = repeatsAName(headers);
         for (int i = 0; i < headers.size(); i++) {
@@ -234,7 +242,7 @@ final class ResponseRelay {
                 continue; // written with its first occurrence
             }
             if (carrier.seals(name)) {
-                response.header(sealed(headers, header, carrier, backendId));
+                response.header(sealed(headers, header, carrier, call.backend().id()));
                 continue;
             }
             if (!repeats || indexOf(headers, name, i + 1) < 0) {

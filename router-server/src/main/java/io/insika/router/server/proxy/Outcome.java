@@ -8,13 +8,14 @@ import io.helidon.http.Status;
 import io.helidon.webserver.CloseConnectionException;
 import io.insika.router.server.metrics.BackendError;
 
-import static io.insika.router.server.proxy.ProxyFailure.Bodies.BACKEND_FULL_BODY;
-import static io.insika.router.server.proxy.ProxyFailure.Bodies.OVERLOADED_BODY;
-import static io.insika.router.server.proxy.ProxyFailure.Bodies.UNAVAILABLE_BODY;
+import static io.insika.router.server.proxy.Outcome.Bodies.BACKEND_FULL_BODY;
+import static io.insika.router.server.proxy.Outcome.Bodies.OVERLOADED_BODY;
+import static io.insika.router.server.proxy.Outcome.Bodies.UNAVAILABLE_BODY;
 
 /**
- * The answers the router gives in a backend's place. Request-path failures map to a status, a
- * label and a body here and nowhere else.
+ * How a request ended: the one value that gives its answer (when the router answers in the
+ * backend's place: a status and an envelope), its count against the backend in the metrics,
+ * and its access log {@code error}. Request-path outcomes map to these here and nowhere else.
  *
  * <p>Only {@link #UNAVAILABLE} says "retryable": it is sent when no byte of the request reached
  * any backend (the owner refused the connection, timed out connecting, or there is no backend),
@@ -23,7 +24,20 @@ import static io.insika.router.server.proxy.ProxyFailure.Bodies.UNAVAILABLE_BODY
  * router cannot know whether it ran, and says so with a non-retryable 502 or 504.
  * {@link #BAD_REQUEST} refuses what the client sent before any backend saw it.
  */
-enum ProxyFailure {
+enum Outcome {
+
+    /** The backend's answer was relayed to the client, whatever its status. */
+    RELAYED(null, null, null, null),
+    /** Answered 421 with the owner's public address ({@link Redirector}): nothing was forwarded. */
+    REDIRECTED(null, null, null, null),
+    /** The backend failed after its answer had started: the client connection was cut. */
+    BROKEN(null, BackendError.BROKEN, null, null),
+    /** The client went away mid-request or mid-answer: nothing more could be sent to it. */
+    CLIENT_LEFT(null, null, "client-left", null),
+    /** The client paused past its timeout (or below its rate) and was cut. */
+    CLIENT_TIMEOUT(null, null, "client-timeout", null),
+    /** The router failed: a bug, answered 500 by the connection if nothing was sent yet. */
+    INTERNAL(null, null, "internal", null),
 
     /** The owner could not be reached: retry later. */
     UNAVAILABLE(Status.SERVICE_UNAVAILABLE_503, BackendError.UNREACHABLE, null, UNAVAILABLE_BODY),
@@ -88,23 +102,29 @@ enum ProxyFailure {
     private final String label;
     private final byte[] body;
 
-    ProxyFailure(Status status, BackendError error, String label, String body) {
+    Outcome(Status status, BackendError error, String label, String body) {
         this.status = status;
         this.error = error;
         this.label = error != null ? error.label() : label;
-        this.body = body.getBytes(StandardCharsets.UTF_8);
+        this.body = body == null ? null : body.getBytes(StandardCharsets.UTF_8);
     }
 
+    /** Whether the router answers in the backend's place: then it has a status and an envelope. */
+    boolean answers() {
+        return body != null;
+    }
+
+    /** The status of the router's answer; {@code null} when it gives none. */
     Status status() {
         return status;
     }
 
-    /** How the metrics count it against the backend; {@code null} for the client's own fault. */
+    /** How the metrics count it against the backend; {@code null} when it is no backend's fault. */
     BackendError error() {
         return error;
     }
 
-    /** The access log's {@code error} value. */
+    /** The access log's {@code error} value; {@code null} for a request that ended well. */
     String label() {
         return label;
     }
@@ -143,24 +163,6 @@ enum ProxyFailure {
         if (closeConnection) {
             throw new CloseConnectionException("answered " + status.code() + " with the request body unread");
         }
-    }
-
-    /** The whole answer as bytes, for a connection that has left Helidon's routing (an upgrade). */
-    byte[] closingAnswer() {
-        return closingAnswer(status.code());
-    }
-
-    /** {@link #closingAnswer()} with another status than this failure's own. */
-    byte[] closingAnswer(int code) {
-        Status status = Status.create(code);
-        String head = "HTTP/1.1 " + status.code() + " " + status.reasonPhrase() + "\r\n"
-                + "Content-Type: application/json\r\n"
-                + (code == Status.SERVICE_UNAVAILABLE_503.code() ? "Retry-After: 1\r\n" : "")
-                + "Content-Length: " + body.length + "\r\nConnection: close\r\n\r\n";
-        byte[] headBytes = head.getBytes(StandardCharsets.US_ASCII);
-        byte[] all = java.util.Arrays.copyOf(headBytes, headBytes.length + body.length);
-        System.arraycopy(body, 0, all, headBytes.length, body.length);
-        return all;
     }
 
     /** Held apart: an enum's constants cannot read its own static fields. */
