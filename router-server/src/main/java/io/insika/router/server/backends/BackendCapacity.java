@@ -21,11 +21,6 @@ public record BackendCapacity(BackendLimits defaults, Map<String, BackendLimits>
         perBackend = Map.copyOf(perBackend);
     }
 
-    /** The same limits for every backend. */
-    public static BackendCapacity everywhere(BackendLimits limits) {
-        return new BackendCapacity(limits, Map.of());
-    }
-
     /** The limits of the backend with this id. */
     public BackendLimits of(String id) {
         return perBackend.getOrDefault(id, defaults);

@@ -45,9 +45,4 @@ public record HealthSettings(Duration downTime, Optional<String> path, Duration 
             }
         });
     }
-
-    /** These settings with active checks of this path. */
-    public HealthSettings withChecks(String checkPath, Duration checkInterval, Duration checkTimeout) {
-        return new HealthSettings(downTime, Optional.of(checkPath), checkInterval, checkTimeout);
-    }
 }

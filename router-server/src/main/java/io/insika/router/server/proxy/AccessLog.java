@@ -126,21 +126,7 @@ final class AccessLog implements AutoCloseable {
      * what its client got, how it ended, and how long it took from its head's arrival.
      */
     void log(ProxyCall call) {
-        long micros = (System.nanoTime() - call.started()) / 1_000;
-        long millis = System.currentTimeMillis();
-        ClientRequest request = call.request();
-        Placed placed = call.placed();
-        String key = placed == null ? null : placed.lookup().key();
-        String rawPath = call.target().path();
-        String path = key == null ? rawPath : withoutKey(rawPath, key);
-        Backend owner = call.backend();
-        String backend = owner == null ? null : owner.id();
-        String placement = placed == null ? null : placed.lookup().how().label();
-        String digest = key == null ? null : SessionKeyDigest.of(key);
-        String method = request.prologue().method().text();
-        String requestId = request.headers().first(REQUEST_ID).orElse(null);
-        Entry entry = new Entry(millis, client(request.peer()), method, path, call.status(), call.bytesSent(), micros,
-                backend, placement, digest, call.outcome().label(), requestId);
+        Entry entry = new Entry(call);
         String line = json ? jsonLine(entry) : textLine(entry);
         if (closed || queued.incrementAndGet() > QUEUE_LINES) {
             queued.decrementAndGet();
@@ -154,32 +140,62 @@ final class AccessLog implements AutoCloseable {
     }
 
     /** One line's fields, formatted either way; absent values are null. */
-    private record Entry(long millis, String client, String method, String path, int status, long bytes, long micros,
-                         String backend, String placement, String key, String error, String requestId) {
+    private static final class Entry {
+        final long millis = System.currentTimeMillis();
+        final long micros;
+        final String client;
+        final String method;
+        final String path;
+        final int status;
+        final long bytes;
+        final String backend;
+        final String placement;
+        final String key;
+        final String error;
+        final String requestId;
+
+        Entry(ProxyCall call) {
+            micros = (System.nanoTime() - call.started()) / 1_000;
+            ClientRequest request = call.request();
+            Placed placed = call.placed();
+            String sessionKey = placed == null ? null : placed.lookup().key();
+            String rawPath = call.target().path();
+            Backend owner = call.backend();
+            client = client(request.peer());
+            method = request.prologue().method().text();
+            path = sessionKey == null ? rawPath : withoutKey(rawPath, sessionKey);
+            status = call.status();
+            bytes = call.bytesSent();
+            backend = owner == null ? null : owner.id();
+            placement = placed == null ? null : placed.lookup().how().label();
+            key = sessionKey == null ? null : SessionKeyDigest.of(sessionKey);
+            error = call.outcome().label();
+            requestId = request.headers().first(REQUEST_ID).orElse(null);
+        }
     }
 
     // logfmt: absent values as -, values a client controls quoted when they need it
     private String textLine(Entry e) {
         StringBuilder line = new StringBuilder(224).append("time=");
-        time(line, e.millis());
-        line.append(" client=").append(e.client());
+        time(line, e.millis);
+        line.append(" client=").append(e.client);
         line.append(" method=");
-        value(line, e.method());
+        value(line, e.method);
         line.append(" path=");
-        value(line, e.path());
-        line.append(" status=").append(e.status());
-        line.append(" bytes=").append(e.bytes());
+        value(line, e.path);
+        line.append(" status=").append(e.status);
+        line.append(" bytes=").append(e.bytes);
         line.append(" ms=");
-        millisText(line, e.micros());
-        line.append(" backend=").append(e.backend() == null ? "-" : e.backend());
-        line.append(" placement=").append(e.placement() == null ? "-" : e.placement());
-        line.append(" key=").append(e.key() == null ? "-" : e.key());
-        line.append(" error=").append(e.error() == null ? "-" : e.error());
+        millisText(line, e.micros);
+        line.append(" backend=").append(e.backend == null ? "-" : e.backend);
+        line.append(" placement=").append(e.placement == null ? "-" : e.placement);
+        line.append(" key=").append(e.key == null ? "-" : e.key);
+        line.append(" error=").append(e.error == null ? "-" : e.error);
         line.append(" request_id=");
-        if (e.requestId() == null) {
+        if (e.requestId == null) {
             line.append('-');
         } else {
-            value(line, e.requestId());
+            value(line, e.requestId);
         }
         return line.append('\n').toString();
     }
@@ -187,23 +203,23 @@ final class AccessLog implements AutoCloseable {
     // The same fields as one JSON object; absent values are null, numbers are numbers.
     private String jsonLine(Entry e) {
         StringBuilder time = new StringBuilder(24);
-        time(time, e.millis());
+        time(time, e.millis);
         StringWriter line = new StringWriter(256);
         try (JsonGenerator out = JSON.createGenerator(line)) {
             out.writeStartObject();
             out.writeStringField("time", time.toString());
-            out.writeStringField("client", e.client());
-            out.writeStringField("method", e.method());
-            out.writeStringField("path", e.path());
-            out.writeNumberField("status", e.status());
-            out.writeNumberField("bytes", e.bytes());
+            out.writeStringField("client", e.client);
+            out.writeStringField("method", e.method);
+            out.writeStringField("path", e.path);
+            out.writeNumberField("status", e.status);
+            out.writeNumberField("bytes", e.bytes);
             out.writeFieldName("ms");
-            out.writeRawValue(millisText(new StringBuilder(12), e.micros()).toString());
-            out.writeStringField("backend", e.backend());
-            out.writeStringField("placement", e.placement());
-            out.writeStringField("key", e.key());
-            out.writeStringField("error", e.error());
-            out.writeStringField("request_id", e.requestId());
+            out.writeRawValue(millisText(new StringBuilder(12), e.micros).toString());
+            out.writeStringField("backend", e.backend);
+            out.writeStringField("placement", e.placement);
+            out.writeStringField("key", e.key);
+            out.writeStringField("error", e.error);
+            out.writeStringField("request_id", e.requestId);
             out.writeEndObject();
         } catch (IOException failure) {
             throw new UncheckedIOException(failure); // a StringWriter does not fail

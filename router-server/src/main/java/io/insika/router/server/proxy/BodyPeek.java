@@ -95,18 +95,6 @@ final class BodyPeek implements BodyPrefix {
     }
 
     /**
-     * Writes the whole body to the backend: the peeked bytes, then the rest from the client.
-     *
-     * @param backend where the body goes
-     * @throws ClientGoneException if reading from the client fails
-     * @throws IOException         if writing to the backend fails
-     */
-    void forwardTo(OutputStream backend) throws IOException {
-        forwardPeeked(backend);
-        forwardRest(backend);
-    }
-
-    /**
      * Writes the bytes peeked so far.
      *
      * @throws ClientGoneException if reading them from the client had failed

@@ -201,15 +201,6 @@ final class ClientStallWatchdog implements AutoCloseable {
         return call.end();
     }
 
-    /** How many calls are being watched now (for tests: each ends its watch when it returns). */
-    int watching() {
-        int count = overflow.size();
-        for (int i = 0; i < SLOTS; i++) {
-            count += slots.get(i) != null ? 1 : 0;
-        }
-        return count;
-    }
-
     private static IOException expired(Direction direction, Exception cause) {
         direction.cut().increment();
         SocketTimeoutException e = direction.failure().apply(direction.limit());

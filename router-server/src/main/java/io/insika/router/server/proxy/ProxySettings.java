@@ -1,13 +1,11 @@
 package io.insika.router.server.proxy;
 
-import java.io.OutputStream;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
 import io.insika.router.server.backends.BackendCapacity;
 import io.insika.router.server.backends.HealthSettings;
-import io.insika.router.server.logging.LogFormat;
 import io.insika.router.server.session.SessionSeal;
 
 /**
@@ -57,17 +55,6 @@ public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration 
     public static final Duration DEFAULT_STREAM_IDLE_TIMEOUT = Duration.ofHours(1);
     /** Half the shipped heap's 64 MiB old generation. */
     public static final int DEFAULT_PEEK_BUDGET = 32 * 1024 * 1024;
-    /** The seed's defaults, 256 KiB and 10 seconds; 60 s for a stalled client either way; no access log. */
-    public static final ProxySettings DEFAULTS = new ProxySettings(262_144, Duration.ofSeconds(10));
-
-    /** With the default client timeouts and limits, no access log and no trusted proxy. */
-    public ProxySettings(int bodyMaxBytes, Duration backendTimeout) {
-        this(bodyMaxBytes, backendTimeout, DEFAULT_CLIENT_BODY_TIMEOUT, DEFAULT_CLIENT_SEND_TIMEOUT, Optional.empty(),
-                TrustedProxies.NONE, DEFAULT_MAX_REQUESTS, DEFAULT_PEEK_BUDGET, BackendCapacity.UNLIMITED,
-                HealthSettings.DEFAULTS, SessionSeal.NONE, DEFAULT_STREAM_IDLE_TIMEOUT, 0,
-                DEFAULT_CLIENT_BODY_MIN_RATE);
-    }
-
     public ProxySettings {
         if (bodyMaxBytes < 1) {
             throw new IllegalArgumentException("body-max-bytes: [" + bodyMaxBytes + "] (expected: >= 1)");
@@ -96,73 +83,6 @@ public record ProxySettings(int bodyMaxBytes, Duration backendTimeout, Duration 
         if (streamIdleTimeout.isNegative()) {
             throw new IllegalArgumentException("stream-idle-timeout: [" + streamIdleTimeout + "] (expected: >= 0)");
         }
-    }
-
-    /** These settings, with an access log written to this stream in logfmt. */
-    public ProxySettings withAccessLog(OutputStream out) {
-        return withAccessLog(out, LogFormat.TEXT);
-    }
-
-    /** These settings, with an access log written to this stream in this format. */
-    public ProxySettings withAccessLog(OutputStream out, LogFormat format) {
-        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout,
-                Optional.of(new AccessLogTarget(out, format)), trustedProxies, maxRequests, peekBudget, capacity, health,
-                sessions, streamIdleTimeout, maxTunnels, clientBodyMinRate);
-    }
-
-    /** These settings, with this client body timeout. */
-    public ProxySettings withClientBodyTimeout(Duration timeout) {
-        return new ProxySettings(bodyMaxBytes, backendTimeout, timeout, clientSendTimeout, accessLog, trustedProxies,
-                maxRequests, peekBudget, capacity, health, sessions, streamIdleTimeout, maxTunnels, clientBodyMinRate);
-    }
-
-    /** These settings, with this client send timeout. */
-    public ProxySettings withClientSendTimeout(Duration timeout) {
-        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, timeout, accessLog, trustedProxies,
-                maxRequests, peekBudget, capacity, health, sessions, streamIdleTimeout, maxTunnels, clientBodyMinRate);
-    }
-
-    /** These settings, believing the forwarding headers of these peers. */
-    public ProxySettings withTrustedProxies(TrustedProxies trusted) {
-        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog, trusted,
-                maxRequests, peekBudget, capacity, health, sessions, streamIdleTimeout, maxTunnels, clientBodyMinRate);
-    }
-
-    /** These settings, with these overload limits. */
-    public ProxySettings withLimits(int requests, int budget) {
-        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog,
-                trustedProxies, requests, budget, capacity, health, sessions, streamIdleTimeout, maxTunnels, clientBodyMinRate);
-    }
-
-    /** These settings, with these backend slots. */
-    public ProxySettings withCapacity(BackendCapacity slots) {
-        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog,
-                trustedProxies, maxRequests, peekBudget, slots, health, sessions, streamIdleTimeout, maxTunnels, clientBodyMinRate);
-    }
-
-    /** These settings, with this health checking. */
-    public ProxySettings withHealth(HealthSettings checks) {
-        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog,
-                trustedProxies, maxRequests, peekBudget, capacity, checks, sessions, streamIdleTimeout, maxTunnels, clientBodyMinRate);
-    }
-
-    /** These settings, sealing learned session keys with this seal. */
-    public ProxySettings withSessions(SessionSeal seal) {
-        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog,
-                trustedProxies, maxRequests, peekBudget, capacity, health, seal, streamIdleTimeout, maxTunnels, clientBodyMinRate);
-    }
-
-    /** These settings, with this limit on an event stream's silences. */
-    public ProxySettings withStreamIdleTimeout(Duration timeout) {
-        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog,
-                trustedProxies, maxRequests, peekBudget, capacity, health, sessions, timeout, maxTunnels, clientBodyMinRate);
-    }
-
-    /** These settings, with this floor on a long upload's average rate. */
-    public ProxySettings withClientBodyMinRate(long bytesPerSecond) {
-        return new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLog,
-                trustedProxies, maxRequests, peekBudget, capacity, health, sessions, streamIdleTimeout, maxTunnels,
-                bytesPerSecond);
     }
 
     private static void positive(String name, Duration value) {

@@ -28,6 +28,7 @@ import io.insika.router.server.testing.Eventually;
 import io.insika.router.server.testing.JsonLine;
 import io.insika.router.server.testing.Scrape;
 import io.insika.router.server.testing.TestServers;
+import io.insika.router.server.testing.TestProxySettings;
 
 import static io.insika.router.server.proxy.RouterFixture.CLIENT;
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -42,7 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class AccessLogTest {
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream(); // synchronized: safe to read while written
-    private final ProxySettings logging = ProxySettings.DEFAULTS.withAccessLog(out);
+    private final ProxySettings logging = TestProxySettings.builder().accessLog(out).build();
     @RegisterExtension
     final Routers routers = new Routers();
     private RouterFixture router;
@@ -91,7 +92,7 @@ class AccessLogTest {
 
     @Test
     void inJsonEachRequestIsOneObjectWithTheSameFieldsAndTheSameHygiene() throws Exception {
-        start(2, ProxySettings.DEFAULTS.withAccessLog(out, LogFormat.JSON));
+        start(2, TestProxySettings.builder().accessLog(out, LogFormat.JSON).build());
         Backend owner = router.ownerOf("alice@example.com");
         CLIENT.send(HttpRequest.newBuilder(router.uri("/v1/responses?token=s3cret"))
                 .header("X-Request-Id", "id \"quoted\" \\ 7f")
@@ -199,7 +200,7 @@ class AccessLogTest {
                 throw new IOException("stdout is gone");
             }
         };
-        start(1, ProxySettings.DEFAULTS.withAccessLog(broken));
+        start(1, TestProxySettings.builder().accessLog(broken).build());
         for (int i = 0; i < 20; i++) {
             assertThat(status("/studio/" + i), is(200));
         }

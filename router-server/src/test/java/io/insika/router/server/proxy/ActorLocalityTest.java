@@ -30,6 +30,7 @@ import io.insika.router.server.token.RouteToken;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import io.insika.router.server.testing.TestProxySettings;
 
 import static io.insika.router.server.proxy.RouterFixture.CLIENT;
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -87,7 +88,7 @@ class ActorLocalityTest {
             BackendPool pool = new BackendPool(rendezvous(),
                     PLUGINS.strategy("round-robin").orElseThrow().create(PluginOptions.empty()));
             pool.update(edge);
-            try (RouterServer router = TestServers.start(actorRoutes(), pool, ProxySettings.DEFAULTS)) {
+            try (RouterServer router = TestServers.start(actorRoutes(), pool, TestProxySettings.DEFAULTS)) {
                 int local = 0;
                 for (int actor = 0; actor < ACTORS; actor++) {
                     if (call(router, RouteToken.hash("Counter/" + actor)).equals("local")) {

@@ -23,6 +23,7 @@ import io.insika.router.server.token.RouteToken;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import io.insika.router.server.testing.TestProxySettings;
 
 import static io.insika.router.server.proxy.RouterFixture.CLIENT;
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -55,7 +56,7 @@ class ActorRouteTest {
                         PluginOptions.of("routes[" + index + "].keys[1]", Map.of("parameter", "token"))))));
         pool = RouterFixture.ketamaPool(backends.stream().map(TestBackend::backend).toList());
         router = TestServers.start(RouteTable.build(specs, PluginRegistry.builtIn()), pool,
-                ProxySettings.DEFAULTS);
+                TestProxySettings.DEFAULTS);
     }
 
     @AfterEach

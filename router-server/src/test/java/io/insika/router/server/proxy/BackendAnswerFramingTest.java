@@ -13,6 +13,7 @@ import io.insika.router.server.testing.ScriptedBackend;
 import io.insika.router.server.testing.TestServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import io.insika.router.server.testing.TestProxySettings;
 
 import static io.insika.router.server.proxy.RouterFixture.CLIENT;
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -45,7 +46,7 @@ class BackendAnswerFramingTest {
     private void start(Function<String, ScriptedBackend.Answer> script) throws IOException {
         backend = ScriptedBackend.answering(script);
         router = TestServers.start(RouterFixture.defaultRoutes(),
-                RouterFixture.ketamaPool(List.of(backend.backend())), ProxySettings.DEFAULTS);
+                RouterFixture.ketamaPool(List.of(backend.backend())), TestProxySettings.DEFAULTS);
     }
 
     private HttpResponse<String> get(String path) throws Exception {

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import io.insika.router.server.testing.TestProxySettings;
 
 import static io.insika.router.server.proxy.RouterFixture.CLIENT;
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -46,7 +47,7 @@ class BackendFailureTest {
 
     @Test
     void anUnreachableOwnerGetsTheEnvelopeAndNoOtherBackendSeesTheRequest() throws Exception {
-        start(3, ProxySettings.DEFAULTS);
+        start(3, TestProxySettings.DEFAULTS);
         String key = "orphan";
         TestBackend owner = ownerOf(key);
         owner.close();
@@ -63,7 +64,7 @@ class BackendFailureTest {
 
     @Test
     void noBackendsAtAllGetsTheEnvelopeAndUpStaysUp() throws Exception {
-        start(2, ProxySettings.DEFAULTS);
+        start(2, TestProxySettings.DEFAULTS);
         backends.forEach(TestBackend::close);
         assertThat(post("/v1/responses", "{\"user\":\"u\"}").body(), is(ENVELOPE));
         assertThat(get("/studio/x").statusCode(), is(503));
@@ -78,7 +79,7 @@ class BackendFailureTest {
 
     @Test
     void aBackendRestartedOnTheSamePortServesTheNextRequest() throws Exception {
-        start(1, ProxySettings.DEFAULTS);
+        start(1, TestProxySettings.DEFAULTS);
         assertThat(post("/v1/responses", "{\"user\":\"u\"}").statusCode(), is(200));
         TestBackend first = backends.removeFirst();
         first.close();
@@ -109,7 +110,7 @@ class BackendFailureTest {
 
     @Test
     void sequentialRequestsReuseOneKeptConnection() throws Exception {
-        start(1, ProxySettings.DEFAULTS);
+        start(1, TestProxySettings.DEFAULTS);
         for (int i = 0; i < 50; i++) {
             assertThat(post("/v1/responses", "{\"user\":\"u\"}").statusCode(), is(200));
         }
@@ -118,7 +119,7 @@ class BackendFailureTest {
 
     @Test
     void aBackendThatDiesMidResponseClosesTheClientConnectionWithoutAFakeEnding() throws Exception {
-        start(1, ProxySettings.DEFAULTS);
+        start(1, TestProxySettings.DEFAULTS);
         try (Socket socket = new Socket("127.0.0.1", router.port())) {
             socket.setSoTimeout(10_000);
             socket.getOutputStream().write(("GET /broken HTTP/1.1\r\nHost: t\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
@@ -130,7 +131,7 @@ class BackendFailureTest {
 
     @Test
     void aSilentBackendTimesOutWithANonRetryable504() throws Exception {
-        start(1, new ProxySettings(262_144, Duration.ofMillis(500)));
+        start(1, TestProxySettings.builder().backendTimeout(Duration.ofMillis(500)).build());
         HttpResponse<String> response = get("/silent");
         assertThat(response.statusCode(), is(504));
         assertThat(response.body(), containsString("\"retryable\":false"));
@@ -139,7 +140,7 @@ class BackendFailureTest {
     // backend-timeout bounds each silence, not the whole answer: a stream that keeps talking lives on.
     @Test
     void aStreamThatKeepsTalkingOutlivesTheBackendTimeout() throws Exception {
-        start(1, new ProxySettings(262_144, Duration.ofMillis(300)));
+        start(1, TestProxySettings.builder().backendTimeout(Duration.ofMillis(300)).build());
         try (Socket socket = new Socket("127.0.0.1", router.port())) {
             socket.setSoTimeout(10_000);
             socket.getOutputStream().write("GET /endless HTTP/1.1\r\nHost: t\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
@@ -158,7 +159,7 @@ class BackendFailureTest {
 
     @Test
     void aClientThatLeavesMidStreamReleasesTheBackend() throws Exception {
-        start(1, ProxySettings.DEFAULTS);
+        start(1, TestProxySettings.DEFAULTS);
         try (Socket socket = new Socket("127.0.0.1", router.port())) {
             OutputStream out = socket.getOutputStream();
             out.write("GET /endless HTTP/1.1\r\nHost: t\r\n\r\n".getBytes(StandardCharsets.US_ASCII));

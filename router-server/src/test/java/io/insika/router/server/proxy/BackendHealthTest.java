@@ -17,6 +17,7 @@ import io.insika.router.server.testing.Scrape;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import io.insika.router.server.testing.TestProxySettings;
 
 import static io.insika.router.server.proxy.BackendSlotsTest.keyed;
 import static io.insika.router.server.proxy.BackendSlotsTest.unkeyed;
@@ -42,7 +43,7 @@ class BackendHealthTest {
     void aBackendThatCannotBeReachedTakesNoUnkeyedRequestAndItsSessionsWaitForItsReturn() throws Exception {
         HealthSettings passive = new HealthSettings(Duration.ofMillis(300), Optional.empty(), Duration.ofSeconds(5),
                 Duration.ofSeconds(1));
-        RouterFixture router = routers.withBackends(3, ProxySettings.DEFAULTS.withHealth(passive));
+        RouterFixture router = routers.withBackends(3, TestProxySettings.builder().health(passive).build());
         TestBackend dead = router.backends.get(1);
         String session = keyOwnedBy(router, dead);
         dead.close();
@@ -69,9 +70,8 @@ class BackendHealthTest {
 
     @Test
     void aFailingActiveCheckMarksItsBackendDownAndAPassingOneBringsItBack() throws Exception {
-        HealthSettings active = HealthSettings.DEFAULTS.withChecks("/healthz", Duration.ofMillis(200),
-                Duration.ofMillis(200));
-        RouterFixture router = routers.withBackends(2, ProxySettings.DEFAULTS.withHealth(active));
+        RouterFixture router = routers.withBackends(2, TestProxySettings.builder()
+                .healthChecks("/healthz", Duration.ofMillis(200), Duration.ofMillis(200)).build());
         TestBackend sick = router.backends.get(0);
         TestBackend well = router.backends.get(1);
         String session = keyOwnedBy(router, sick);
@@ -103,9 +103,8 @@ class BackendHealthTest {
 
     @Test
     void aCheckThatGetsNoAnswerWithinItsTimeoutMarksDown() throws Exception {
-        HealthSettings active = HealthSettings.DEFAULTS.withChecks("/silent", Duration.ofMillis(300),
-                Duration.ofMillis(200));
-        RouterFixture router = routers.withBackends(1, ProxySettings.DEFAULTS.withHealth(active));
+        RouterFixture router = routers.withBackends(1, TestProxySettings.builder()
+                .healthChecks("/silent", Duration.ofMillis(300), Duration.ofMillis(200)).build());
         Backend only = router.backends.getFirst().backend();
 
         Eventually.await(Duration.ofSeconds(5), () -> state(router, only).equals("down"), () -> "never marked down");

@@ -22,6 +22,7 @@ import io.insika.router.server.testing.Scrape;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import io.insika.router.server.testing.TestProxySettings;
 
 import static io.insika.router.server.proxy.RouterFixture.CLIENT;
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -43,7 +44,7 @@ class BackendSlotsTest {
     final Routers routers = new Routers();
 
     private static ProxySettings requestSlots(int each) {
-        return ProxySettings.DEFAULTS.withCapacity(BackendCapacity.everywhere(new BackendLimits(each, 0)));
+        return TestProxySettings.builder().capacityEverywhere(new BackendLimits(each, 0)).build();
     }
 
     @Test
@@ -107,7 +108,7 @@ class BackendSlotsTest {
                 .snapshot().owner("alice").orElseThrow();
         BackendCapacity capacity = new BackendCapacity(new BackendLimits(1, 0),
                 Map.of(roomy.id(), new BackendLimits(2, 0)));
-        try (RouterFixture router = RouterFixture.start(started, ProxySettings.DEFAULTS.withCapacity(capacity))) {
+        try (RouterFixture router = RouterFixture.start(started, TestProxySettings.builder().capacity(capacity).build())) {
             router.backends.addAll(started);
             TestBackend owner = router.backendOf(roomy);
             List<CompletableFuture<HttpResponse<String>>> held = new ArrayList<>();

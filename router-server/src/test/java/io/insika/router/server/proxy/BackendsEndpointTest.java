@@ -14,6 +14,7 @@ import io.insika.router.server.backends.BackendLimits;
 import io.insika.router.server.testing.Eventually;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import io.insika.router.server.testing.TestProxySettings;
 
 import static io.insika.router.server.proxy.BackendHealthTest.describe;
 import static io.insika.router.server.proxy.BackendHealthTest.keyOwnedBy;
@@ -34,7 +35,7 @@ class BackendsEndpointTest {
         Backend roomy = started.get(2).backend();
         BackendCapacity capacity = new BackendCapacity(new BackendLimits(4, 2), Map.of(roomy.id(),
                 new BackendLimits(8, 0)));
-        try (RouterFixture router = RouterFixture.start(started, ProxySettings.DEFAULTS.withCapacity(capacity))) {
+        try (RouterFixture router = RouterFixture.start(started, TestProxySettings.builder().capacity(capacity).build())) {
             router.backends.addAll(started);
             TestBackend busy = started.get(0);
             CompletableFuture<HttpResponse<String>> held = CLIENT.sendAsync(keyed(router, keyOwnedBy(router, busy), true),

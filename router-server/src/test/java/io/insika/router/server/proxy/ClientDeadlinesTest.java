@@ -17,6 +17,7 @@ import io.insika.router.server.testing.TestServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import io.insika.router.server.testing.TestProxySettings;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
@@ -42,7 +43,7 @@ class ClientDeadlinesTest {
         backend = TestBackend.start("only");
         ServerSettings server = TestServers.settings(ServerSettings.DEFAULT_MAX_CONNECTIONS, HEAD_TIMEOUT, IDLE_TIMEOUT);
         router = RouterServer.start(server, RouterFixture.defaultRoutes(),
-                RouterFixture.ketamaPool(List.of(backend.backend())), ProxySettings.DEFAULTS);
+                RouterFixture.ketamaPool(List.of(backend.backend())), TestProxySettings.DEFAULTS);
     }
 
     @AfterEach

@@ -11,6 +11,7 @@ import io.insika.router.server.testing.TestServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import io.insika.router.server.testing.TestProxySettings;
 
 import static io.insika.router.server.proxy.EdgeSafetyTest.rawExchange;
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -41,7 +42,7 @@ class ClientFaultTest {
         }
         router = TestServers.start(RouterFixture.defaultRoutes(),
                 RouterFixture.ketamaPool(backends.stream().map(RecordingBackend::backend).toList()),
-                ProxySettings.DEFAULTS);
+                TestProxySettings.DEFAULTS);
     }
 
     @AfterEach

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.insika.router.server.testing.Eventually;
 import io.insika.router.server.testing.RawHttp;
 import io.insika.router.server.testing.Scrape;
+import io.insika.router.server.testing.TestProxySettings;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -37,7 +38,7 @@ class ClientStallTest {
     private RouterFixture router;
 
     private void start() {
-        start(ProxySettings.DEFAULTS.withClientBodyTimeout(TIMEOUT).withAccessLog(accessLog));
+        start(TestProxySettings.builder().clientBodyTimeout(TIMEOUT).accessLog(accessLog).build());
     }
 
     private void start(ProxySettings settings) {
@@ -80,7 +81,7 @@ class ClientStallTest {
     void aSlowClientThatKeepsSendingIsNotCutByThePauseTimeout() throws Exception {
         Duration timeout = Duration.ofSeconds(1); // ten times each pause: a loaded machine oversleeps
         // 10 bytes a second is below the default rate floor (OverloadTest): here only pauses count
-        start(ProxySettings.DEFAULTS.withClientBodyTimeout(timeout).withClientBodyMinRate(0));
+        start(TestProxySettings.builder().clientBodyTimeout(timeout).clientBodyMinRate(0).build());
         byte[] body = "twenty bytes, slowly".getBytes(StandardCharsets.UTF_8);
         try (Socket client = connect()) {
             OutputStream out = client.getOutputStream();
@@ -98,7 +99,7 @@ class ClientStallTest {
 
     @Test
     void aClientThatStopsReadingItsAnswerIsCutAndTheBackendFreed() throws Exception {
-        start(ProxySettings.DEFAULTS.withClientSendTimeout(TIMEOUT).withAccessLog(accessLog));
+        start(TestProxySettings.builder().clientSendTimeout(TIMEOUT).accessLog(accessLog).build());
         try (Socket client = new Socket()) {
             client.setReceiveBufferSize(4096); // before connecting: a small window fills at once
             client.connect(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), router.port()));

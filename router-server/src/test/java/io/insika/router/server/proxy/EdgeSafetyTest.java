@@ -16,7 +16,6 @@ import java.util.concurrent.TimeUnit;
 
 import io.insika.router.api.Backend;
 import io.insika.router.server.RouterServer;
-import io.insika.router.server.backends.BackendCapacity;
 import io.insika.router.server.backends.BackendLimits;
 import io.insika.router.server.testing.Eventually;
 import io.insika.router.server.testing.Http1Messages;
@@ -26,6 +25,7 @@ import io.insika.router.server.testing.TestServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import io.insika.router.server.testing.TestProxySettings;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -66,7 +66,7 @@ class EdgeSafetyTest {
             deadPort = gone.getLocalPort();
         }
         router = TestServers.start(RouterFixture.defaultRoutes(),
-                RouterFixture.ketamaPool(List.of(Backend.parse("http://127.0.0.1:" + deadPort))), ProxySettings.DEFAULTS);
+                RouterFixture.ketamaPool(List.of(Backend.parse("http://127.0.0.1:" + deadPort))), TestProxySettings.DEFAULTS);
         String body = "x".repeat(100_000) + SMUGGLED; // longer than the peek, so part of it is never read
         String answer = rawExchange(router.port(), "POST /studio/up HTTP/1.1\r\nHost: x\r\nContent-Length: "
                 + body.length() + "\r\n\r\n" + body);
@@ -77,8 +77,8 @@ class EdgeSafetyTest {
 
     @Test
     void aSessionRefusedForAFullOwnerHasItsUnreadBodyCutOffNeverReadAsARequest() throws Exception {
-        RouterFixture fixture = routers.withBackends(1, ProxySettings.DEFAULTS.withCapacity(
-                BackendCapacity.everywhere(new BackendLimits(1, 0))));
+        RouterFixture fixture = routers.withBackends(1, TestProxySettings.builder()
+                .capacityEverywhere(new BackendLimits(1, 0)).build());
         TestBackend owner = fixture.backends.getFirst();
         java.util.concurrent.CompletableFuture<java.net.http.HttpResponse<String>> held = RouterFixture.CLIENT.sendAsync(
                 BackendSlotsTest.keyed(fixture, "alice", true), java.net.http.HttpResponse.BodyHandlers.ofString());
@@ -108,7 +108,7 @@ class EdgeSafetyTest {
         RecordingBackend live = RecordingBackend.start();
         backend = live;
         router = TestServers.start(RouterFixture.defaultRoutes(), RouterFixture.ketamaPool(
-                List.of(Backend.parse("http://127.0.0.1:" + deadPort), live.backend())), ProxySettings.DEFAULTS);
+                List.of(Backend.parse("http://127.0.0.1:" + deadPort), live.backend())), TestProxySettings.DEFAULTS);
         String body = "y".repeat(70_000) + SMUGGLED; // past the inline limit: the upload streams
         String request = "POST /studio/upload HTTP/1.1\r\nHost: x\r\nContent-Length: " + body.length() + "\r\n";
 
@@ -131,7 +131,7 @@ class EdgeSafetyTest {
 
     @Test
     void anAbsoluteFormTargetIsPlacedOnTheSameOwnerAsTheOriginForm() throws Exception {
-        RouterFixture fixture = routers.withBackends(3, ProxySettings.DEFAULTS);
+        RouterFixture fixture = routers.withBackends(3, TestProxySettings.DEFAULTS);
         for (String user : List.of("alice", "bob", "carol", "dave", "erin")) {
             String json = "{\"user\":\"" + user + "\"}";
             String absolute = rawExchange(fixture.port(), "POST http://elsewhere:8080/v1/responses HTTP/1.1\r\nHost: x\r\n"
@@ -155,7 +155,7 @@ class EdgeSafetyTest {
         });
         backend = slow;
         router = TestServers.start(RouterFixture.defaultRoutes(),
-                RouterFixture.ketamaPool(List.of(slow.backend())), ProxySettings.DEFAULTS);
+                RouterFixture.ketamaPool(List.of(slow.backend())), TestProxySettings.DEFAULTS);
         try (Socket client = new Socket("127.0.0.1", router.port())) {
             client.setSoTimeout(5_000);
             client.getOutputStream().write("GET /download HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
@@ -169,7 +169,7 @@ class EdgeSafetyTest {
 
     @Test
     void anUploadThatKeepsFlowingOutlivesTheBackendTimeout() throws Exception {
-        RouterFixture fixture = routers.withBackends(1, new ProxySettings(262_144, Duration.ofMillis(300)));
+        RouterFixture fixture = routers.withBackends(1, TestProxySettings.builder().backendTimeout(Duration.ofMillis(300)).build());
         try (Socket client = new Socket("127.0.0.1", fixture.port())) {
             client.setSoTimeout(10_000);
             OutputStream out = client.getOutputStream();
@@ -193,7 +193,7 @@ class EdgeSafetyTest {
 
     @Test
     void aClientThatLeavesMidUploadFreesItsBackendConnectionAtOnceAndNoBackendIsBlamed() throws Exception {
-        RouterFixture fixture = routers.withBackends(1, new ProxySettings(262_144, Duration.ofSeconds(30)));
+        RouterFixture fixture = routers.withBackends(1, TestProxySettings.builder().backendTimeout(Duration.ofSeconds(30)).build());
         try (Socket client = new Socket("127.0.0.1", fixture.port())) {
             OutputStream out = client.getOutputStream();
             out.write(("POST /studio/upload HTTP/1.1\r\nHost: x\r\nContent-Length: " + (10 << 20) + "\r\n\r\n")

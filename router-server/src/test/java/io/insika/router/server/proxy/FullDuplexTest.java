@@ -20,6 +20,7 @@ import io.insika.router.server.testing.TestServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import io.insika.router.server.testing.TestProxySettings;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -75,7 +76,7 @@ class FullDuplexTest {
         router = TestServers.start(RouterFixture.defaultRoutes(),
                 RouterFixture.ketamaPool(List.of(io.insika.router.api.Backend.parse(
                         "http://127.0.0.1:" + backend.getLocalPort()))),
-                new ProxySettings(262_144, Duration.ofSeconds(2)));
+                TestProxySettings.builder().backendTimeout(Duration.ofSeconds(2)).build());
     }
 
     @Test

@@ -9,6 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import io.insika.router.server.testing.TestProxySettings;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -99,7 +100,7 @@ class HeaderForwardingTest {
     @Test
     void forwardedHeadersFromATrustedProxyAreKeptAndTheForChainGrows() throws Exception {
         try (RouterFixture trusting = RouterFixture.start(List.of(backend),
-                ProxySettings.DEFAULTS.withTrustedProxies(TrustedProxies.parse(List.of("127.0.0.0/8", "::1"))))) {
+                TestProxySettings.builder().trustedProxies(TrustedProxies.parse(List.of("127.0.0.0/8", "::1"))).build())) {
             exchange(trusting, "GET /studio/x HTTP/1.1\r\nHost: inner\r\nX-Forwarded-For: 203.0.113.7\r\n"
                     + "X-Forwarded-Proto: https\r\nX-Forwarded-Host: edge.example\r\nConnection: close\r\n\r\n");
         }
@@ -125,7 +126,7 @@ class HeaderForwardingTest {
     @Test
     void aTrustedProxysClaimsPassAndItsForwardedChainGrowsByTheRoutersElement() throws Exception {
         try (RouterFixture trusting = RouterFixture.start(List.of(backend),
-                ProxySettings.DEFAULTS.withTrustedProxies(TrustedProxies.parse(List.of("127.0.0.0/8", "::1"))))) {
+                TestProxySettings.builder().trustedProxies(TrustedProxies.parse(List.of("127.0.0.0/8", "::1"))).build())) {
             exchange(trusting, "GET /studio/x HTTP/1.1\r\nHost: inner:8080\r\n"
                     + "Forwarded: for=203.0.113.7;proto=https;host=edge.example\r\nX-Real-IP: 203.0.113.7\r\n"
                     + "X-Forwarded-Port: 443\r\nX-Forwarded-For: 203.0.113.7\r\nConnection: close\r\n\r\n");
@@ -140,7 +141,7 @@ class HeaderForwardingTest {
     @Test
     void aNameSpelledWithUnderscoresForOneTheRouterVouchesForNeverPassesFromAnyPeer() throws Exception {
         try (RouterFixture trusting = RouterFixture.start(List.of(backend),
-                ProxySettings.DEFAULTS.withTrustedProxies(TrustedProxies.parse(List.of("127.0.0.0/8", "::1"))))) {
+                TestProxySettings.builder().trustedProxies(TrustedProxies.parse(List.of("127.0.0.0/8", "::1"))).build())) {
             exchange(trusting, "GET /studio/x HTTP/1.1\r\nHost: inner\r\nX_Forwarded_For: 203.0.113.7\r\n"
                     + "X_Real_IP: 203.0.113.7\r\nProxy_Authorization: Basic c2VjcmV0\r\nX_Api_Key: k\r\n"
                     + "Connection: close\r\n\r\n");
@@ -155,7 +156,7 @@ class HeaderForwardingTest {
     @Test
     void aTrustedProxyListThatDoesNotHoldThePeerTrustsNothing() throws Exception {
         try (RouterFixture trusting = RouterFixture.start(List.of(backend),
-                ProxySettings.DEFAULTS.withTrustedProxies(TrustedProxies.parse(List.of("10.0.0.0/8", "fd00::/8"))))) {
+                TestProxySettings.builder().trustedProxies(TrustedProxies.parse(List.of("10.0.0.0/8", "fd00::/8"))).build())) {
             exchange(trusting, "GET /studio/x HTTP/1.1\r\nHost: inner\r\nX-Forwarded-For: 203.0.113.7\r\n"
                     + "X-Forwarded-Proto: https\r\nConnection: close\r\n\r\n");
         }

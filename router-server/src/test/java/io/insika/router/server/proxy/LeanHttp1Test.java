@@ -14,6 +14,7 @@ import io.insika.router.server.testing.Scrape;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import io.insika.router.server.testing.TestProxySettings;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.contains;
@@ -39,7 +40,7 @@ class LeanHttp1Test {
         router = RouterServer.start(new ServerSettings("127.0.0.1", 0, 0, ServerSettings.HELIDON_GRACE, Duration.ZERO,
                         ServerSettings.DEFAULT_MAX_CONNECTIONS, true, ServerSettings.DEFAULT_HEAD_TIMEOUT,
                         ServerSettings.DEFAULT_IDLE_TIMEOUT), RouterFixture.defaultRoutes(),
-                RouterFixture.ketamaPool(List.of(backend.backend())), ProxySettings.DEFAULTS);
+                RouterFixture.ketamaPool(List.of(backend.backend())), TestProxySettings.DEFAULTS);
     }
 
     @AfterEach

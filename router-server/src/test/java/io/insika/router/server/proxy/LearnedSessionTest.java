@@ -26,6 +26,7 @@ import io.insika.router.server.testing.RawHttp;
 import io.insika.router.server.testing.TestServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import io.insika.router.server.testing.TestProxySettings;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -63,13 +64,13 @@ class LearnedSessionTest {
         }
         RouteTable routes = RouteTable.build(List.of(RouteSpec.learning(Set.of(), "/mcp", mcp),
                 RouteSpec.learning(Set.of(), "/app", app)), PluginRegistry.builtIn());
-        RouterServer router = TestServers.start(routes, pool, settings.withSessions(SEAL));
+        RouterServer router = TestServers.start(routes, pool, TestProxySettings.from(settings).sessions(SEAL).build());
         routers.add(router);
         return router;
     }
 
     private RouterServer router() {
-        return router(LearnSpec.header(MintingBackend.HEADER), LearnSpec.cookie("SESSIONID"), ProxySettings.DEFAULTS);
+        return router(LearnSpec.header(MintingBackend.HEADER), LearnSpec.cookie("SESSIONID"), TestProxySettings.DEFAULTS);
     }
 
     private static HttpResponse<String> send(RouterServer router, String method, String path, String... headers)
@@ -156,7 +157,7 @@ class LearnedSessionTest {
     @Test
     void withBadSealNoKeyABrokenIdIsPlacedAsIfItHadNoneAndForwardedAsSent() throws Exception {
         RouterServer router = router(new LearnSpec(LearnSpec.Carrier.HEADER, MintingBackend.HEADER, 404,
-                LearnSpec.BadSeal.NO_KEY), LearnSpec.cookie("SESSIONID"), ProxySettings.DEFAULTS);
+                LearnSpec.BadSeal.NO_KEY), LearnSpec.cookie("SESSIONID"), TestProxySettings.DEFAULTS);
 
         HttpResponse<String> answer = send(router, "POST", "/mcp", MintingBackend.HEADER, "made-up-id");
 
@@ -167,7 +168,7 @@ class LearnedSessionTest {
     @Test
     void theIdAnAnswerSetsIsSealedWithTheBackendThatAnsweredWhateverOwnerTheRequestClaimed() throws Exception {
         RouterServer router = router(new LearnSpec(LearnSpec.Carrier.HEADER, MintingBackend.HEADER, 404,
-                LearnSpec.BadSeal.NO_KEY), LearnSpec.cookie("SESSIONID"), ProxySettings.DEFAULTS);
+                LearnSpec.BadSeal.NO_KEY), LearnSpec.cookie("SESSIONID"), TestProxySettings.DEFAULTS);
         String claimed = backends.get(0).backend().id();
         // a seal for backend 0 made with another secret: not ours, so placed round-robin
         String forged = SessionSeal.of("an attacker's own secret, 32 bytes long".getBytes(StandardCharsets.US_ASCII),
@@ -187,7 +188,7 @@ class LearnedSessionTest {
     @Test
     void aSessionWhoseMinterLeftThePoolGetsTheRoutesUnknownOwnerStatusNeverAnotherBackend() throws Exception {
         RouterServer router = router(new LearnSpec(LearnSpec.Carrier.HEADER, MintingBackend.HEADER, 410,
-                LearnSpec.BadSeal.REJECT), LearnSpec.cookie("SESSIONID"), ProxySettings.DEFAULTS);
+                LearnSpec.BadSeal.REJECT), LearnSpec.cookie("SESSIONID"), TestProxySettings.DEFAULTS);
         HttpResponse<String> initialized = send(router, "POST", "/mcp");
         MintingBackend minter = named(initialized.headers().firstValue("X-Backend").orElseThrow());
         pool.update(backends.stream().filter(b -> b != minter).map(MintingBackend::backend).toList());
@@ -295,7 +296,7 @@ class LearnedSessionTest {
     void theAccessLogShowsTheSessionOnlyAsADigest() throws Exception {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         RouterServer router = router(LearnSpec.header(MintingBackend.HEADER), LearnSpec.cookie("SESSIONID"),
-                ProxySettings.DEFAULTS.withAccessLog(log));
+                TestProxySettings.builder().accessLog(log).build());
         String sealed = sealedId(send(router, "POST", "/mcp"));
         String original = SEAL.open(sealed).orElseThrow().original();
         send(router, "POST", "/mcp", MintingBackend.HEADER, sealed);
@@ -316,7 +317,7 @@ class LearnedSessionTest {
             RouteTable routes = RouteTable.build(List.of(RouteSpec.learning(Set.of(), "/app",
                     LearnSpec.cookie("SESSIONID"))), PluginRegistry.builtIn());
             RouterServer router = TestServers.start(routes,
-                    RouterFixture.ketamaPool(List.of(owner.backend())), ProxySettings.DEFAULTS.withSessions(SEAL));
+                    RouterFixture.ketamaPool(List.of(owner.backend())), TestProxySettings.builder().sessions(SEAL).build());
             routers.add(router);
             String upgrade = "GET /app HTTP/1.1\r\nHost: router\r\nConnection: Upgrade\r\n"
                     + "Upgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
@@ -357,7 +358,7 @@ class LearnedSessionTest {
             RouteTable routes = RouteTable.build(List.of(RouteSpec.learning(Set.of(), "/mcp",
                     LearnSpec.header(MintingBackend.HEADER))), PluginRegistry.builtIn());
             RouterServer router = TestServers.start(routes, plainPool,
-                    ProxySettings.DEFAULTS.withSessions(SEAL));
+                    TestProxySettings.builder().sessions(SEAL).build());
             routers.add(router);
             String sealed = SEAL.seal(plain.backend().id(), "raw-id");
 
@@ -375,7 +376,7 @@ class LearnedSessionTest {
     void aRouterThatLearnsNothingLeavesTheHeaderAlone() throws Exception {
         try (TestBackend plain = TestBackend.start("plain")) {
             RouterServer router = TestServers.start(RouteTable.build(List.of(), PluginRegistry.builtIn()),
-                    RouterFixture.ketamaPool(List.of(plain.backend())), ProxySettings.DEFAULTS);
+                    RouterFixture.ketamaPool(List.of(plain.backend())), TestProxySettings.DEFAULTS);
             routers.add(router);
 
             HttpResponse<String> answer = send(router, "GET", "/mcp", MintingBackend.HEADER, "raw-id");

@@ -20,6 +20,7 @@ import io.insika.router.server.testing.Scrape;
 import io.insika.router.server.testing.TestServers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import io.insika.router.server.testing.TestProxySettings;
 
 import static io.insika.router.server.proxy.RouterFixture.CLIENT;
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -41,7 +42,7 @@ class OverloadTest {
 
     @Test
     void pastMaxRequestsInFlightANewRequestGetsTheEnvelopeAtOnceAndUpStillAnswers() throws Exception {
-        RouterFixture router = routers.withBackends(1, ProxySettings.DEFAULTS.withLimits(2, 1 << 20));
+        RouterFixture router = routers.withBackends(1, TestProxySettings.builder().limits(2, 1 << 20).build());
         List<CompletableFuture<HttpResponse<String>>> slow = new ArrayList<>();
         for (int i = 0; i < 2; i++) { // each holds its slot for 5 s
             slow.add(CLIENT.sendAsync(HttpRequest.newBuilder(router.uri("/silent")).build(),
@@ -74,7 +75,7 @@ class OverloadTest {
         try (TestBackend backend = TestBackend.start("only");
              RouterServer server = RouterServer.start(TestServers.settings(Duration.ZERO, Duration.ZERO, 2),
                      RouterFixture.defaultRoutes(), RouterFixture.ketamaPool(List.of(backend.backend())),
-                     ProxySettings.DEFAULTS)) {
+                     TestProxySettings.DEFAULTS)) {
             Socket first = connected(server.port());
             try (Socket second = connected(server.port())) {
                 String up = overLimit(server.port(), UP);
@@ -101,8 +102,7 @@ class OverloadTest {
     @Test
     void uploadsTrickledAtMaxRequestsLoseTheirSlotsToTheMinimumRate() throws Exception {
         // each pause is under client-body-timeout, so only the rate floor can end them
-        RouterFixture router = routers.withBackends(1, ProxySettings.DEFAULTS.withLimits(4, 1 << 20)
-                .withClientBodyTimeout(Duration.ofMillis(600)).withClientBodyMinRate(500));
+        RouterFixture router = routers.withBackends(1, TestProxySettings.builder().limits(4, 1 << 20).clientBodyTimeout(Duration.ofMillis(600)).clientBodyMinRate(500).build());
         List<Socket> trickles = new ArrayList<>();
         try {
             for (int i = 0; i < 4; i++) {
@@ -176,7 +176,7 @@ class OverloadTest {
 
     @Test
     void aKeyedPeekThatFindsNoBudgetIsRefusedWithTheEnvelopeNotRoutedWithoutItsKey() throws Exception {
-        RouterFixture router = routers.withBackends(1, ProxySettings.DEFAULTS.withLimits(100, 24 * 1024));
+        RouterFixture router = routers.withBackends(1, TestProxySettings.builder().limits(100, 24 * 1024).build());
         // the first slow client takes the whole budget (its peek grew to 32 KiB: 24 KiB beyond the free 8),
         // its key still unseen beyond 20 KiB of padding
         try (Socket first = trickle(router, 20 * 1024)) {

@@ -9,6 +9,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import io.insika.router.server.testing.TestProxySettings;
 
 import static io.insika.router.server.proxy.RouterFixture.CLIENT;
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -23,7 +24,7 @@ class OwnerEndpointTest {
 
     @Test
     void itNamesTheBackendThatAnswersTheKeysRequests() throws Exception {
-        router = routers.withBackends(3, ProxySettings.DEFAULTS);
+        router = routers.withBackends(3, TestProxySettings.DEFAULTS);
         for (String key : List.of("alice", "bob", "carol", "dave", "user with spaces & ünïcode")) {
             HttpResponse<String> owner = owner(key);
             String answeredBy = CLIENT.send(HttpRequest.newBuilder(router.uri("/v1/responses"))
@@ -39,7 +40,7 @@ class OwnerEndpointTest {
 
     @Test
     void withoutAKeyItSaysHowToAsk() throws Exception {
-        router = routers.withBackends(1, ProxySettings.DEFAULTS);
+        router = routers.withBackends(1, TestProxySettings.DEFAULTS);
 
         HttpResponse<String> answer = get("/observe/owner");
 
@@ -49,7 +50,7 @@ class OwnerEndpointTest {
 
     @Test
     void anEmptyPoolHasNoOwner() throws Exception {
-        router = routers.withBackends(1, ProxySettings.DEFAULTS);
+        router = routers.withBackends(1, TestProxySettings.DEFAULTS);
         router.pool.update(List.of());
 
         HttpResponse<String> answer = owner("alice");

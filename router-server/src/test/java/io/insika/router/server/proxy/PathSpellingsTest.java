@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import io.insika.router.server.testing.TestProxySettings;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -66,7 +67,7 @@ class PathSpellingsTest {
         RouteTable routes = RouteTable.build(List.of(
                 RouteSpec.learning(Set.of(), "/mcp", LearnSpec.header(MintingBackend.HEADER)),
                 RouteSpec.learning(Set.of(), "/app", LearnSpec.cookie("SESSIONID"))), PluginRegistry.builtIn());
-        RouterServer router = TestServers.start(routes, pool, ProxySettings.DEFAULTS.withSessions(SEAL));
+        RouterServer router = TestServers.start(routes, pool, TestProxySettings.builder().sessions(SEAL).build());
         closing.add(router);
         return router;
     }
@@ -90,7 +91,7 @@ class PathSpellingsTest {
             "/v1/responses/., /v1/responses/"})
     void everySpellingOfAKeyedPathReachesTheKeysOwnerAndIsSentInNormalForm(String spelling, String sent)
             throws Exception {
-        try (RouterFixture router = RouterFixture.withBackends(3, ProxySettings.DEFAULTS)) {
+        try (RouterFixture router = RouterFixture.withBackends(3, TestProxySettings.DEFAULTS)) {
             TestBackend owner = router.backendOf(router.ownerOf("alice"));
             String body = "{\"user\":\"alice\"}";
 
@@ -108,7 +109,7 @@ class PathSpellingsTest {
 
     @Test
     void theQueryGoesAsSentBesideANormalizedPath() throws Exception {
-        try (RouterFixture router = RouterFixture.withBackends(1, ProxySettings.DEFAULTS)) {
+        try (RouterFixture router = RouterFixture.withBackends(1, TestProxySettings.DEFAULTS)) {
             raw(router.port(), "GET //studio/./a%2Fb/%7e?x=%2e%2E/&y=//z HTTP/1.1\r\nHost: r\r\nConnection: close\r\n\r\n");
 
             TestBackend backend = router.backends.getFirst();
@@ -268,7 +269,7 @@ class PathSpellingsTest {
                 RouteSpec.learning(Set.of(), "/mcp", LearnSpec.header(MintingBackend.HEADER)),
                 RouteSpec.learning(Set.of(), "/app", LearnSpec.cookie("SESSIONID"))), PluginRegistry.builtIn());
         RouterServer router = TestServers.start(routes, RouterFixture.ketamaPool(List.of(owner.backend())),
-                ProxySettings.DEFAULTS.withSessions(SEAL));
+                TestProxySettings.builder().sessions(SEAL).build());
         closing.add(router);
         owner.switchFields = "Mcp-Session-Id: ws-h\r\nSet-Cookie: SESSIONID=ws-c; Path=/\r\nSet-Cookie: theme=dark\r\n";
 

@@ -27,6 +27,7 @@ import io.insika.router.server.testing.TestServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import io.insika.router.server.testing.TestProxySettings;
 
 import static io.insika.router.server.proxy.RouterFixture.CLIENT;
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -195,7 +196,7 @@ class PluginFailureTest {
                 new RouteSpec(Set.of("POST"), "/throwing", List.of(new ExtractorSpec(
                         FixturePlugins.THROWING_EXTRACTOR, PluginOptions.of("routes[1].keys[0]", Map.of()))))),
                 PLUGINS);
-        router = TestServers.start(routes, pool, ProxySettings.DEFAULTS);
+        router = TestServers.start(routes, pool, TestProxySettings.DEFAULTS);
         return pool;
     }
 

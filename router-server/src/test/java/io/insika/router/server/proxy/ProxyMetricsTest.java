@@ -16,6 +16,7 @@ import io.insika.router.api.PluginOptions;
 import io.insika.router.server.routing.RingFingerprint;
 import io.insika.router.server.testing.Eventually;
 import io.insika.router.server.testing.Scrape;
+import io.insika.router.server.testing.TestProxySettings;
 
 import static io.insika.router.server.proxy.RouterFixture.CLIENT;
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -50,7 +51,7 @@ class ProxyMetricsTest {
 
     @Test
     void replicasOverTheSameBackendsShowOneRingFingerprintAndAChangeShowsAnother() {
-        start(2, ProxySettings.DEFAULTS);
+        start(2, TestProxySettings.DEFAULTS);
         try (RouterFixture replica = RouterFixture.start(router.backends)) {
             String fingerprint = ringFingerprint(router.adminPort());
 
@@ -76,7 +77,7 @@ class ProxyMetricsTest {
 
     @Test
     void countsHowEachRequestWasPlacedPerRoute() throws Exception {
-        start(3, new ProxySettings(1024, Duration.ofSeconds(10)));
+        start(3, TestProxySettings.builder().bodyMaxBytes(1024).build());
         for (int i = 0; i < 3; i++) {
             post("/v1/responses", "{\"user\":\"u" + i + "\"}");
         }
@@ -98,7 +99,7 @@ class ProxyMetricsTest {
 
     @Test
     void countsEachBackendsAnswersByClassWithTheirLatency() throws Exception {
-        start(2, ProxySettings.DEFAULTS);
+        start(2, TestProxySettings.DEFAULTS);
         Backend owner = router.ownerOf("alice");
         for (int i = 0; i < 4; i++) {
             assertThat(post("/v1/responses", "{\"user\":\"alice\"}").statusCode(), is(200));
@@ -120,7 +121,7 @@ class ProxyMetricsTest {
 
     @Test
     void countsAnUnreachableOwnerAgainstThatOwnerOnly() throws Exception {
-        start(3, ProxySettings.DEFAULTS);
+        start(3, TestProxySettings.DEFAULTS);
         Backend owner = router.ownerOf("orphan");
         router.backendOf(owner).close();
         assertThat(post("/v1/responses", "{\"user\":\"orphan\"}").statusCode(), is(503));
@@ -133,7 +134,7 @@ class ProxyMetricsTest {
 
     @Test
     void countsTimeoutsAndAnswersCutShort() throws Exception {
-        start(1, new ProxySettings(262_144, Duration.ofMillis(300)));
+        start(1, TestProxySettings.builder().backendTimeout(Duration.ofMillis(300)).build());
         String id = router.backends.get(0).backend().id();
         assertThat(get("/silent").statusCode(), is(504));
         try {
@@ -152,7 +153,7 @@ class ProxyMetricsTest {
 
     @Test
     void anEmptyPoolIsCountedUnderNoBackend() throws Exception {
-        start(1, ProxySettings.DEFAULTS);
+        start(1, TestProxySettings.DEFAULTS);
         router.pool.update(List.of());
         assertThat(get("/anything").statusCode(), is(503));
 
@@ -163,7 +164,7 @@ class ProxyMetricsTest {
 
     @Test
     void showsWhatIsOpenNow() throws Exception {
-        start(3, ProxySettings.DEFAULTS);
+        start(3, TestProxySettings.DEFAULTS);
         Scrape idle = Scrape.of(router.adminPort());
         assertThat(idle.sum("insika_router_backends"), is(3.0));
         assertThat(idle.sum("insika_router_active_requests"), is(0.0));
@@ -183,7 +184,7 @@ class ProxyMetricsTest {
 
     @Test
     void aBackendThatLeftThePoolIsExportedOnceMoreThenDropped() throws Exception {
-        start(2, ProxySettings.DEFAULTS);
+        start(2, TestProxySettings.DEFAULTS);
         for (int i = 0; i < 10; i++) {
             get("/spread/" + i);
         }
@@ -204,7 +205,7 @@ class ProxyMetricsTest {
 
     @Test
     void speaksOpenMetricsToAScraperThatAsksForIt() throws Exception {
-        start(1, ProxySettings.DEFAULTS);
+        start(1, TestProxySettings.DEFAULTS);
         HttpResponse<String> openMetrics = CLIENT.send(HttpRequest.newBuilder(
                         URI.create("http://127.0.0.1:" + router.adminPort() + "/observe/metrics"))
                         .header("Accept", "application/openmetrics-text;version=1.0.0;q=0.5,text/plain;q=0.4").build(),
@@ -220,7 +221,7 @@ class ProxyMetricsTest {
 
     @Test
     void isNotServedOnTheProxyPort() throws Exception {
-        start(1, ProxySettings.DEFAULTS);
+        start(1, TestProxySettings.DEFAULTS);
         HttpResponse<String> proxied = get("/observe/metrics");
         // the backend's echo, not the router's metrics
         assertThat(proxied.headers().firstValue("X-Backend").orElseThrow(), is("backend-0"));

@@ -25,6 +25,7 @@ import io.insika.router.server.testing.Scrape;
 import io.insika.router.server.testing.TestServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import io.insika.router.server.testing.TestProxySettings;
 
 import static io.insika.router.server.proxy.RouterFixture.CLIENT;
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -63,7 +64,7 @@ class RedirectModeTest {
         RouteSpec route = new RouteSpec(Set.of("POST"), "/v1/responses", List.of(new ExtractorSpec("json-field",
                 PluginOptions.of("routes[0].keys[0]", Map.of("field", "user")))), onMiss);
         router = TestServers.start(RouteTable.build(List.of(route), PluginRegistry.builtIn()), pool,
-                ProxySettings.DEFAULTS);
+                TestProxySettings.DEFAULTS);
     }
 
     @Test

@@ -18,6 +18,7 @@ import javax.net.ssl.SSLSocket;
 import io.insika.router.server.RouterServer;
 import io.insika.router.server.testing.Http1Messages;
 import io.insika.router.server.testing.TestCertificates;
+import io.insika.router.server.testing.TestProxySettings;
 import io.insika.router.server.testing.TestServers;
 import io.insika.router.server.tls.TlsMaterial;
 import io.insika.router.server.tls.TlsSettings;
@@ -78,13 +79,13 @@ class RequestConformanceTest {
     static void start() throws IOException {
         backend = RecordingBackend.start();
         router = TestServers.start(RouterFixture.defaultRoutes(),
-                RouterFixture.ketamaPool(List.of(backend.backend())), ProxySettings.DEFAULTS);
+                RouterFixture.ketamaPool(List.of(backend.backend())), TestProxySettings.DEFAULTS);
         Path files = Files.createTempDirectory("corpus-tls");
         TestCertificates.write(CA.server(), files.resolve("tls.crt"), files.resolve("tls.key"),
                 TestCertificates.KeyFormat.PKCS8);
         tlsRouter = RouterServer.start(TestServers.settings().withTls(new TlsSettings(TlsMaterial.read(
                         files.resolve("tls.crt"), files.resolve("tls.key"), Optional.empty()), false)),
-                RouterFixture.defaultRoutes(), RouterFixture.ketamaPool(List.of(backend.backend())), ProxySettings.DEFAULTS);
+                RouterFixture.defaultRoutes(), RouterFixture.ketamaPool(List.of(backend.backend())), TestProxySettings.DEFAULTS);
         for (Transport transport : Transport.values()) { // one kept connection each to start with
             exchange(transport, "GET /warm HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 1);
         }

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import io.insika.router.server.testing.TestProxySettings;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
@@ -55,7 +56,7 @@ class ResponseConformanceTest {
                 ? ScriptedBackend.Answer.thenClose(current)
                 : ScriptedBackend.Answer.keep(OK));
         router = TestServers.start(RouterFixture.defaultRoutes(),
-                RouterFixture.ketamaPool(List.of(backend.backend())), ProxySettings.DEFAULTS);
+                RouterFixture.ketamaPool(List.of(backend.backend())), TestProxySettings.DEFAULTS);
     }
 
     @AfterAll

@@ -13,6 +13,7 @@ import io.insika.router.server.routing.BackendPool;
 import io.insika.router.server.routing.DefaultRoutes;
 import io.insika.router.server.routing.RouteTable;
 import io.insika.router.server.testing.TestServers;
+import io.insika.router.server.testing.TestProxySettings;
 
 /** A router on a loopback port in front of test backends, with the default (seed) route table. */
 final class RouterFixture implements AutoCloseable {
@@ -44,7 +45,7 @@ final class RouterFixture implements AutoCloseable {
     }
 
     static RouterFixture start(List<TestBackend> backends) {
-        return start(backends, ProxySettings.DEFAULTS);
+        return start(backends, TestProxySettings.DEFAULTS);
     }
 
     static RouterFixture start(List<TestBackend> backends, ProxySettings settings) {

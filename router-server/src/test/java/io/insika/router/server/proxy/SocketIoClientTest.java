@@ -15,6 +15,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import io.insika.router.server.testing.TestProxySettings;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
@@ -54,7 +55,7 @@ class SocketIoClientTest {
             backends.add(Backend.parse("http://127.0.0.1:" + check.startServer(names.get(i))));
         }
         BackendPool pool = RouterFixture.ketamaPool(backends);
-        router = TestServers.start(RouterFixture.defaultRoutes(), pool, ProxySettings.DEFAULTS);
+        router = TestServers.start(RouterFixture.defaultRoutes(), pool, TestProxySettings.DEFAULTS);
 
         for (String sticky : List.of("a1b2c3d4e5f6g7h8", "session-two-16ch", "qwertyuiopasdfgh", "zzzzzzzzzzzzzzzz")) {
             String output = check.run(List.of("node", "client.mjs", "http://127.0.0.1:" + router.port(), sticky), 30);

@@ -6,6 +6,7 @@ import io.insika.router.api.Backend;
 import io.insika.router.server.RouterServer;
 import io.insika.router.server.routing.BackendPool;
 import io.insika.router.server.testing.TestServers;
+import io.insika.router.server.testing.TestProxySettings;
 
 /**
  * A router in a JVM of its own, so a test can give it a heap of its choosing.
@@ -19,7 +20,7 @@ public final class StandaloneRouter {
     public static void main(String[] backends) throws InterruptedException {
         BackendPool pool = RouterFixture.ketamaPool(Arrays.stream(backends).map(Backend::parse).toList());
         RouterServer server = TestServers.start(RouterFixture.defaultRoutes(), pool,
-                ProxySettings.DEFAULTS);
+                TestProxySettings.DEFAULTS);
         System.out.println("PORT " + server.port());
         System.out.flush();
         Thread.currentThread().join();

@@ -15,6 +15,7 @@ import io.insika.router.server.Version;
 import io.insika.router.server.testing.TempTrees;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import io.insika.router.server.testing.TestProxySettings;
 
 import static io.insika.router.server.proxy.RouterFixture.CLIENT;
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -37,7 +38,7 @@ class StatusPageTest {
 
     @Test
     void theBrowserShowsEachBackendTheRingTheVersionAndTheTraffic() throws Exception {
-        RouterFixture router = routers.withBackends(2, ProxySettings.DEFAULTS);
+        RouterFixture router = routers.withBackends(2, TestProxySettings.DEFAULTS);
         for (int i = 0; i < 6; i++) {
             CLIENT.send(HttpRequest.newBuilder(router.uri("/v1/responses"))
                     .POST(HttpRequest.BodyPublishers.ofString("{\"user\":\"u" + i + "\"}")).build(),
@@ -64,7 +65,7 @@ class StatusPageTest {
 
     @Test
     void thePageIsSelfContainedHtml() throws Exception {
-        RouterFixture router = routers.withBackends(1, ProxySettings.DEFAULTS);
+        RouterFixture router = routers.withBackends(1, TestProxySettings.DEFAULTS);
         HttpResponse<String> page = CLIENT.send(HttpRequest.newBuilder(
                 java.net.URI.create("http://127.0.0.1:" + router.adminPort() + "/")).build(),
                 HttpResponse.BodyHandlers.ofString());

@@ -19,7 +19,6 @@ import java.util.concurrent.TimeUnit;
 import io.insika.router.api.Backend;
 import io.insika.router.api.PluginOptions;
 import io.insika.router.server.RouterServer;
-import io.insika.router.server.backends.BackendCapacity;
 import io.insika.router.server.backends.BackendLimits;
 import io.insika.router.server.plugin.PluginRegistry;
 import io.insika.router.server.routing.DefaultRoutes;
@@ -31,6 +30,7 @@ import io.insika.router.server.testing.TestServers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import io.insika.router.server.testing.TestProxySettings;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -74,7 +74,7 @@ class WebSocketTunnelTest {
 
     @Test
     void theUpgradeReachesTheKeysOwnerAndBytesFlowBothWaysUntouched() throws Exception {
-        start(3, ProxySettings.DEFAULTS);
+        start(3, TestProxySettings.DEFAULTS);
         byte[] payload = new byte[256 * 1024];
         new Random(7).nextBytes(payload);
         for (String sticky : List.of("alpha", "bravo", "charlie", "delta")) {
@@ -113,7 +113,7 @@ class WebSocketTunnelTest {
     @Test
     void aTunnelIsAccessLoggedWhenItCloses() throws Exception {
         java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
-        start(2, ProxySettings.DEFAULTS.withAccessLog(log));
+        start(2, TestProxySettings.builder().accessLog(log).build());
         try (Socket socket = upgrade("logged")) {
             assertThat(RawHttp.readHead(socket.getInputStream()), startsWith("HTTP/1.1 101"));
             socket.getInputStream().readNBytes(8);
@@ -132,7 +132,7 @@ class WebSocketTunnelTest {
     // RFC 6455 4.2.1: the token is compared case-insensitively; Helidon looks it up as written
     @Test
     void anUpgradeSpelledWebSocketIsTunnelledToo() throws Exception {
-        start(2, ProxySettings.DEFAULTS);
+        start(2, TestProxySettings.DEFAULTS);
         for (String spelling : List.of("WebSocket", "Websocket", "WEBSOCKET")) {
             try (Socket socket = new Socket("127.0.0.1", router.port())) {
                 socket.setSoTimeout(20_000);
@@ -154,7 +154,7 @@ class WebSocketTunnelTest {
 
     @Test
     void aQuietTunnelOutlivesTheBackendTimeout() throws Exception {
-        start(1, new ProxySettings(262_144, Duration.ofMillis(200)));
+        start(1, TestProxySettings.builder().backendTimeout(Duration.ofMillis(200)).build());
         try (Socket socket = upgrade("quiet")) {
             assertThat(RawHttp.readHead(socket.getInputStream()), startsWith("HTTP/1.1 101"));
             socket.getInputStream().readNBytes(8);
@@ -166,7 +166,7 @@ class WebSocketTunnelTest {
 
     @Test
     void theClientLeavingClosesTheBackendSide() throws Exception {
-        start(1, ProxySettings.DEFAULTS);
+        start(1, TestProxySettings.DEFAULTS);
         try (Socket socket = upgrade("leaving")) {
             assertThat(RawHttp.readHead(socket.getInputStream()), startsWith("HTTP/1.1 101"));
             socket.getInputStream().readNBytes(8);
@@ -176,7 +176,7 @@ class WebSocketTunnelTest {
 
     @Test
     void theBackendLeavingClosesTheClientConnection() throws Exception {
-        start(1, ProxySettings.DEFAULTS);
+        start(1, TestProxySettings.DEFAULTS);
         try (Socket socket = upgrade("hangup")) {
             assertThat(RawHttp.readHead(socket.getInputStream()), startsWith("HTTP/1.1 101"));
             socket.getInputStream().readNBytes(8);
@@ -189,7 +189,7 @@ class WebSocketTunnelTest {
 
     @Test
     void anOwnerThatRefusesTheUpgradeHasItsAnswerRelayedAndTheConnectionClosed() throws Exception {
-        start(1, ProxySettings.DEFAULTS);
+        start(1, TestProxySettings.DEFAULTS);
         backends.getFirst().refuse = true;
         try (Socket socket = upgrade("refused")) {
             socket.setSoTimeout(10_000);
@@ -202,7 +202,7 @@ class WebSocketTunnelTest {
 
     @Test
     void anUpgradeRefusedWith204Or304IsAnsweredOnceAtOnceAndTheConnectionClosed() throws Exception {
-        start(1, ProxySettings.DEFAULTS);
+        start(1, TestProxySettings.DEFAULTS);
         for (String refusal : List.of("HTTP/1.1 204 No Content\r\n\r\n",
                 "HTTP/1.1 304 Not Modified\r\nContent-Length: 7\r\n\r\n")) {
             backends.getFirst().refusal = refusal;
@@ -218,7 +218,7 @@ class WebSocketTunnelTest {
 
     @Test
     void theClientsEndOfStreamReachesTheBackendAndTheBackendsLastWordsStillReachTheClient() throws Exception {
-        start(1, ProxySettings.DEFAULTS);
+        start(1, TestProxySettings.DEFAULTS);
         backends.getFirst().drainAfterEndOfStream = true;
         try (Socket socket = upgrade("half-close")) {
             socket.setSoTimeout(10_000);
@@ -234,7 +234,7 @@ class WebSocketTunnelTest {
 
     @Test
     void anUnreachableOwnerGetsTheRetryEnvelope() throws Exception {
-        start(1, ProxySettings.DEFAULTS);
+        start(1, TestProxySettings.DEFAULTS);
         backends.getFirst().close();
         try (Socket socket = upgrade("down")) {
             socket.setSoTimeout(10_000);
@@ -250,7 +250,7 @@ class WebSocketTunnelTest {
 
     @Test
     void pastItsMaxTunnelsAnOwnerRefusesANewTunnelWithTheEnvelopeUntilOneCloses() throws Exception {
-        start(2, ProxySettings.DEFAULTS.withCapacity(BackendCapacity.everywhere(new BackendLimits(0, 1))));
+        start(2, TestProxySettings.builder().capacityEverywhere(new BackendLimits(0, 1)).build());
         try (Socket first = upgrade("tunnelled")) {
             assertThat(RawHttp.readHead(first.getInputStream()), startsWith("HTTP/1.1 101"));
             first.getInputStream().readNBytes(8);
@@ -283,7 +283,7 @@ class WebSocketTunnelTest {
 
     @Test
     void aStandardWebSocketClientTalksToItsOwnerThroughTheRouter() throws Exception {
-        start(2, ProxySettings.DEFAULTS);
+        start(2, TestProxySettings.DEFAULTS);
         backends.forEach(it -> it.speakWebSocket = true);
         List<String> received = new CopyOnWriteArrayList<>();
         CountDownLatch replies = new CountDownLatch(3);
