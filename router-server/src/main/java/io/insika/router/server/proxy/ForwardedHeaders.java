@@ -78,6 +78,8 @@ final class ForwardedHeaders {
                 if (lowerCase.equals("forwarded")) {
                     outgoing.header(name, String.join(", ", header.allValues()) + ", "
                             + ForwardingClaims.forwardedElement(peer, secure, host));
+                } else if (header.valueCount() == 1) {
+                    outgoing.header(name, header.get()); // most fields: no list made of one value
                 } else {
                     for (String value : header.allValues()) {
                         outgoing.header(name, value);

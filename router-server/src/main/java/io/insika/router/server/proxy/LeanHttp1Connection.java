@@ -239,7 +239,7 @@ final class LeanHttp1Connection implements ServerConnection {
         LeanAnswer answer = new LeanAnswer(ctx.dataWriter(), head.close(), head.http10());
         try {
             proxy.proxy(new ClientRequest(head.prologue(), head.headers(), ctx.remotePeer().address(),
-                    ctx.isSecure(), body), answer);
+                    ctx.isSecure(), body), answer, true);
         } catch (CloseConnectionException e) {
             return false;
         } catch (RuntimeException e) {
