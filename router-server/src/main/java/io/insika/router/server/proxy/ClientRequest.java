@@ -8,8 +8,8 @@ import io.helidon.http.ServerRequestHeaders;
 import io.helidon.webserver.http.ServerRequest;
 
 /**
- * What the proxy reads of a client's request, from Helidon's HTTP/1 connection or from one the
- * router frames itself.
+ * What the proxy reads of a client's request, from Helidon's HTTP/1 connection, from one the
+ * router frames itself, or from a WebSocket upgrade: what a {@link ProxyCall} begins with.
  *
  * @param prologue the request line
  * @param headers  its fields, validated

@@ -148,7 +148,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
                 overloadRefusals.increment();
             }
             if (outcome.answers()) {
-                call.answer(outcome); // a refused request ends its connection: whatever its client sends next is suspect
+                call.answer(outcome); // closing the connection when its head or its unread body is suspect
             } else {
                 call.ended(outcome);
             }

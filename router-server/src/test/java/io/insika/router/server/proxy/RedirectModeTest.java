@@ -88,6 +88,22 @@ class RedirectModeTest {
     }
 
     @Test
+    void inRedirectModeAKeyedRequestThatFindsNoBackendsGetsTheRetryEnvelope() throws Exception {
+        pool = RouterFixture.ketamaPool(List.of());
+        RouteSpec route = new RouteSpec(Set.of("POST"), "/v1/responses", List.of(new ExtractorSpec("json-field",
+                PluginOptions.of("routes[0].keys[0]", Map.of("field", "user")))),
+                new MissPolicy(MissPolicy.Mode.REDIRECT, Set.of(), 2));
+        router = TestServers.start(RouteTable.build(List.of(route), PluginRegistry.builtIn()), pool,
+                TestProxySettings.DEFAULTS);
+
+        HttpResponse<String> answer = call("alice", Map.of());
+
+        assertThat(answer.statusCode(), is(503));
+        assertThat(answer.headers().firstValue("retry-after"), is(java.util.Optional.of("1")));
+        assertThat(answer.body(), containsString("Insika::Router::BackendUnavailable"));
+    }
+
+    @Test
     void aRedirectedRequestsUnreadBodyIsCutOffWithTheConnectionNeverReadAsARequest() throws Exception {
         start(new MissPolicy(MissPolicy.Mode.REDIRECT, Set.of(), 2));
         // the key is known where the JSON document ends, so the peek stops near there: the rest of the
