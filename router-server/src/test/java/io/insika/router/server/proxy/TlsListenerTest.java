@@ -44,6 +44,7 @@ import io.insika.router.server.testing.TestCertificates;
 import io.insika.router.server.testing.TestCertificates.Authority;
 import io.insika.router.server.testing.TestCertificates.Issued;
 import io.insika.router.server.testing.TestCertificates.KeyFormat;
+import io.insika.router.server.testing.TestProxySettings;
 import io.insika.router.server.testing.TestServers;
 import io.insika.router.server.tls.TlsMaterial;
 import io.insika.router.server.tls.TlsSettings;
@@ -252,7 +253,7 @@ class TlsListenerTest {
                     PluginOptions.of("routes[4].keys[0]", Map.of("name", "stickyId"))))));
             router = RouterServer.start(TestServers.settings().withTls(new TlsSettings(material(Optional.empty()), false)),
                     RouteTable.build(specs, PluginRegistry.builtIn()), RouterFixture.ketamaPool(List.of(engine.backend())),
-                    ProxySettings.DEFAULTS);
+                    TestProxySettings.DEFAULTS);
             List<String> received = new CopyOnWriteArrayList<>();
             CountDownLatch replied = new CountDownLatch(1);
             WebSocket socket = client(TestCertificates.trusting(CA)).newWebSocketBuilder().buildAsync(URI.create(
@@ -283,7 +284,7 @@ class TlsListenerTest {
         }
         router = RouterServer.start(TestServers.settings().withTls(new TlsSettings(material(clientCa), admin)),
                 RouterFixture.defaultRoutes(), RouterFixture.ketamaPool(backends.stream().map(TestBackend::backend)
-                        .toList()), ProxySettings.DEFAULTS);
+                        .toList()), TestProxySettings.DEFAULTS);
     }
 
     private TlsMaterial material(Optional<Path> clientCa) throws IOException {
