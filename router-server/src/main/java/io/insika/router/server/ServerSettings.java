@@ -91,12 +91,6 @@ public record ServerSettings(String host, int port, String adminHost, int adminP
                 headTimeout, idleTimeout, tls);
     }
 
-    /** The same settings serving this TLS. */
-    public ServerSettings withTls(TlsSettings tls) {
-        return new ServerSettings(host, port, adminHost, adminPort, shutdownGrace, stopDelay, maxConnections, leanHttp1,
-                headTimeout, idleTimeout, Optional.of(tls));
-    }
-
     private static void positive(String name, Duration value) {
         notNegative(name, value);
         if (value.isZero()) {

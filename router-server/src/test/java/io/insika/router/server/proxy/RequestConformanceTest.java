@@ -83,7 +83,7 @@ class RequestConformanceTest {
         Path files = Files.createTempDirectory("corpus-tls");
         TestCertificates.write(CA.server(), files.resolve("tls.crt"), files.resolve("tls.key"),
                 TestCertificates.KeyFormat.PKCS8);
-        tlsRouter = RouterServer.start(TestServers.settings().withTls(new TlsSettings(TlsMaterial.read(
+        tlsRouter = RouterServer.start(TestServers.settings(new TlsSettings(TlsMaterial.read(
                         files.resolve("tls.crt"), files.resolve("tls.key"), Optional.empty()), false)),
                 RouterFixture.defaultRoutes(), RouterFixture.ketamaPool(List.of(backend.backend())), TestProxySettings.DEFAULTS);
         for (Transport transport : Transport.values()) { // one kept connection each to start with

@@ -251,7 +251,7 @@ class TlsListenerTest {
             List<RouteSpec> specs = new ArrayList<>(DefaultRoutes.specs());
             specs.add(new RouteSpec(Set.of("GET"), "/socket.io/", List.of(new ExtractorSpec("query",
                     PluginOptions.of("routes[4].keys[0]", Map.of("name", "stickyId"))))));
-            router = RouterServer.start(TestServers.settings().withTls(new TlsSettings(material(Optional.empty()), false)),
+            router = RouterServer.start(TestServers.settings(new TlsSettings(material(Optional.empty()), false)),
                     RouteTable.build(specs, PluginRegistry.builtIn()), RouterFixture.ketamaPool(List.of(engine.backend())),
                     TestProxySettings.DEFAULTS);
             List<String> received = new CopyOnWriteArrayList<>();
@@ -282,7 +282,7 @@ class TlsListenerTest {
         for (int i = 0; i < count; i++) {
             backends.add(TestBackend.start("backend-" + i));
         }
-        router = RouterServer.start(TestServers.settings().withTls(new TlsSettings(material(clientCa), admin)),
+        router = RouterServer.start(TestServers.settings(new TlsSettings(material(clientCa), admin)),
                 RouterFixture.defaultRoutes(), RouterFixture.ketamaPool(backends.stream().map(TestBackend::backend)
                         .toList()), TestProxySettings.DEFAULTS);
     }

@@ -34,6 +34,14 @@ public final class TestServers {
                 ServerSettings.DEFAULT_HEAD_TIMEOUT, ServerSettings.DEFAULT_IDLE_TIMEOUT);
     }
 
+    /** Loopback, any free ports, serving this TLS. */
+    public static ServerSettings settings(io.insika.router.server.tls.TlsSettings tls) {
+        ServerSettings plain = settings();
+        return new ServerSettings(plain.host(), plain.port(), plain.adminHost(), plain.adminPort(), plain.shutdownGrace(),
+                plain.stopDelay(), plain.maxConnections(), plain.leanHttp1(), plain.headTimeout(), plain.idleTimeout(),
+                java.util.Optional.of(tls));
+    }
+
     /** Loopback, any free ports, with these limits on client connections. */
     public static ServerSettings settings(int maxConnections, Duration headTimeout, Duration idleTimeout) {
         return new ServerSettings("127.0.0.1", 0, 0, ServerSettings.HELIDON_GRACE, Duration.ZERO, maxConnections,
