@@ -29,7 +29,8 @@ class AccessLogTest {
             assertEquals(1, lines.size(), stopped.stdout());
             assertTrue(lines.get(0).matches("time=[-0-9T:.]+Z client=127\\.0\\.0\\.1:\\d+ method=POST "
                     + "path=/v1/responses status=200 bytes=\\d+ ms=[\\d.]+ backend=127\\.0\\.0\\.1:\\d+ placement=key "
-                    + "key=#[0-9a-f]{12} error=- request_id=-"), lines.get(0));
+                    + "key=#[0-9a-f]{12} error=- request_id=[0-9a-f]{16}-[0-9a-f]+ host=\\S+ protocol=HTTP/1\\.1 user_agent=\\S+"
+                    + " bytes_in=\\d+ backend_ms=[\\d.]+"), lines.get(0));
             assertFalse(stopped.stdout().contains("carol"), "the key is never logged in clear");
         }
     }

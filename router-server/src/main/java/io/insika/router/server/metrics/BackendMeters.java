@@ -18,12 +18,14 @@ public final class BackendMeters {
     private final CounterDataPoint[] responses;
     private final DistributionDataPoint responseHead;
     private final Map<BackendError, CounterDataPoint> errors;
+    private final DistributionDataPoint duration;
 
     BackendMeters(CounterDataPoint[] responses, DistributionDataPoint responseHead,
-                  EnumMap<BackendError, CounterDataPoint> errors) {
+                  EnumMap<BackendError, CounterDataPoint> errors, DistributionDataPoint duration) {
         this.responses = responses;
         this.responseHead = responseHead;
         this.errors = errors;
+        this.duration = duration;
     }
 
     /**
@@ -36,6 +38,15 @@ public final class BackendMeters {
         int group = status / 100;
         responses[group >= 1 && group <= 5 ? group : 0].inc();
         responseHead.observe(headNanos / NANOS_PER_SECOND);
+    }
+
+    /**
+     * A request this backend answered ended (its answer relayed to its end, or cut).
+     *
+     * @param nanos from the request head's arrival at the router to the request's end
+     */
+    public void ended(long nanos) {
+        duration.observe(nanos / NANOS_PER_SECOND);
     }
 
     /** The exchange failed; see {@link BackendError} ({@code NO_BACKEND} is not a backend's). */

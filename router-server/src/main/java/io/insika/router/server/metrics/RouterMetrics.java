@@ -55,6 +55,9 @@ public final class RouterMetrics {
     private static final String PREFIX = "insika_router_";
     private static final double[] HEAD_SECONDS = {
             0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30};
+    // Few buckets, for a proxy's range: a scrape carries them for every route and every backend.
+    private static final double[] REQUEST_SECONDS = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30};
+    private static final String[] CODES = {RouteMeters.CUT, "1xx", "2xx", "3xx", "4xx", "5xx"};
 
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final Counter placements;
@@ -67,11 +70,19 @@ public final class RouterMetrics {
     private final Gauge tunnels;
     private final Counter mismatches;
     private final Counter pluginFailures;
+    private final Counter routeResponses;
+    private final Histogram routeDuration;
+    private final Histogram routeResponseHead;
+    private final Counter receivedBytes;
+    private final Counter sentBytes;
+    private final Histogram backendDuration;
     // Replaced whole by a reload, and read without a lock by every request. They hold the routes
     // of the table before too, for requests that read it just before the reload: a series is
     // found by its label, so a route kept across a reload keeps counting in the same one.
     private volatile Map<Route, CounterDataPoint[]> byRoute = Map.of();
     private volatile Map<Route, CounterDataPoint> mismatchesByRoute = Map.of();
+    private volatile Map<Route, RouteMeters> trafficByRoute = Map.of();
+    private final RouteMeters unroutedTraffic;
     private List<Route> currentRoutes = List.of(); // guarded by this
     private final CounterDataPoint[] unrouted;
     private final Map<String, BackendMeters> byBackend = new ConcurrentHashMap<>();
@@ -126,8 +137,31 @@ public final class RouterMetrics {
         pluginFailures = Counter.builder().name(PREFIX + "plugin_failures")
                 .help("Requests answered 500 because a plugin threw placing them: the strategy, or a key extractor")
                 .labelNames("route", "plugin").withoutExemplars().register(registry);
+        routeResponses = Counter.builder().name(PREFIX + "route_responses")
+                .help("Answers clients got, by route and status class; cut: the answer did not end (the client left,"
+                        + " or the backend broke mid-answer)")
+                .labelNames("route", "code").withoutExemplars().register(registry);
+        routeDuration = Histogram.builder().name(PREFIX + "request_duration_seconds").unit(Unit.SECONDS)
+                .help("From a request head's arrival until its answer ended, by route (WebSocket tunnels not included)")
+                .labelNames("route").classicOnly().classicUpperBounds(REQUEST_SECONDS).withoutExemplars()
+                .register(registry);
+        routeResponseHead = Histogram.builder().name(PREFIX + "route_response_head_seconds").unit(Unit.SECONDS)
+                .help("From the first byte sent to the backend until its response head arrived, by route")
+                .labelNames("route").classicOnly().classicUpperBounds(REQUEST_SECONDS).withoutExemplars()
+                .register(registry);
+        receivedBytes = Counter.builder().name(PREFIX + "received_bytes").unit(Unit.BYTES)
+                .help("Request body bytes read from clients, by route")
+                .labelNames("route").withoutExemplars().register(registry);
+        sentBytes = Counter.builder().name(PREFIX + "sent_bytes").unit(Unit.BYTES)
+                .help("Bytes written to clients, answers' heads included (or carried to them by a tunnel), by route")
+                .labelNames("route").withoutExemplars().register(registry);
+        backendDuration = Histogram.builder().name(PREFIX + "backend_request_duration_seconds").unit(Unit.SECONDS)
+                .help("From a request head's arrival until its answer ended, for requests each backend answered")
+                .labelNames("backend").classicOnly().classicUpperBounds(REQUEST_SECONDS).withoutExemplars()
+                .register(registry);
         routes(routes);
         unrouted = placementSeries(NONE);
+        unroutedTraffic = trafficSeries(NONE);
         noBackend = errors.labelValues(NONE, BackendError.NO_BACKEND.label());
         registerJvmMetrics(registry);
     }
@@ -159,14 +193,17 @@ public final class RouterMetrics {
     public synchronized void routes(List<Route> routes) {
         Map<Route, CounterDataPoint[]> placed = new IdentityHashMap<>();
         Map<Route, CounterDataPoint> mismatched = new IdentityHashMap<>();
+        Map<Route, RouteMeters> traffic = new IdentityHashMap<>();
         for (Route route : concat(currentRoutes, routes)) {
             placed.put(route, placementSeries(route.toString()));
+            traffic.put(route, trafficSeries(route.toString()));
             if (route.extractors().size() > 1) {
                 mismatched.put(route, mismatches.labelValues(route.toString()));
             }
         }
         byRoute = placed;
         mismatchesByRoute = mismatched;
+        trafficByRoute = traffic;
         currentRoutes = List.copyOf(routes);
     }
 
@@ -182,6 +219,28 @@ public final class RouterMetrics {
             series[placement.ordinal()] = placements.labelValues(route, placement.label());
         }
         return series;
+    }
+
+    private RouteMeters trafficSeries(String route) {
+        CounterDataPoint[] codes = new CounterDataPoint[CODES.length];
+        for (int group = 0; group < CODES.length; group++) {
+            codes[group] = routeResponses.labelValues(route, CODES[group]);
+        }
+        return new RouteMeters(codes, routeDuration.labelValues(route), routeResponseHead.labelValues(route),
+                receivedBytes.labelValues(route), sentBytes.labelValues(route));
+    }
+
+    /**
+     * The traffic series of a route, resolved when its table was loaded.
+     *
+     * @param route the route a request matched, or {@code null} for none
+     */
+    public RouteMeters route(Route route) {
+        if (route == null) {
+            return unroutedTraffic;
+        }
+        RouteMeters series = trafficByRoute.get(route);
+        return series != null ? series : unroutedTraffic; // a route of another table than the one given
     }
 
     /**
@@ -247,7 +306,7 @@ public final class RouterMetrics {
                 failures.put(error, errors.labelValues(id, error.label()));
             }
         }
-        return new BackendMeters(codes, responseHead.labelValues(id), failures);
+        return new BackendMeters(codes, responseHead.labelValues(id), failures, backendDuration.labelValues(id));
     }
 
     /** A proxied request began; pair with {@link #requestEnded()}. */
@@ -353,6 +412,7 @@ public final class RouterMetrics {
                     responses.removeIf(labels -> labels.get(0).equals(id));
                     errors.removeIf(labels -> labels.get(0).equals(id));
                     responseHead.remove(id);
+                    backendDuration.remove(id);
                     redirects.removeIf(labels -> labels.get(1).equals(id));
                     redirectsUnavailable.remove(id);
                 }

@@ -33,7 +33,8 @@ import io.insika.router.server.logging.LogFormat;
  * <pre>
  * time=2026-12-01T05:16:59.305Z client=10.0.0.9:53422 method=POST path=/v1/responses status=200
  *   bytes=1234 ms=12.410 backend=10.0.0.5:9292 placement=key key=#a1b2c3d4e5f6 error=-
- *   request_id=-
+ *   request_id=5f0c3e9a1b7d4c26-1a host=api.example.com protocol=HTTP/1.1 user_agent="curl/8.5.0"
+ *   bytes_in=310 backend_ms=11.902
  * </pre>
  * The session key appears only as a digest (a path segment that is the key is written
  * {@code {key}}), and neither the query string nor the authority of an absolute-form target
@@ -49,8 +50,6 @@ import io.insika.router.server.logging.LogFormat;
  */
 final class AccessLog implements AutoCloseable {
 
-    /** Set by a load balancer in front (ingress-nginx, Envoy): logged so lines can be joined. */
-    static final HeaderName REQUEST_ID = HeaderNames.create("X-Request-Id");
     private static final System.Logger LOGGER = System.getLogger(AccessLog.class.getName());
     private static final int QUEUE_LINES = 65_536;
     private static final JsonFactory JSON = new JsonFactory();
@@ -153,6 +152,11 @@ final class AccessLog implements AutoCloseable {
         final String key;
         final String error;
         final String requestId;
+        final String host;
+        final String protocol;
+        final String userAgent;
+        final long bytesIn;
+        final long backendMicros;
 
         Entry(ProxyCall call) {
             micros = (System.nanoTime() - call.started()) / 1_000;
@@ -170,7 +174,14 @@ final class AccessLog implements AutoCloseable {
             placement = placed == null ? null : placed.lookup().how().label();
             key = sessionKey == null ? null : SessionKeyDigest.of(sessionKey);
             error = call.outcome().label();
-            requestId = request.headers().first(REQUEST_ID).orElse(null);
+            requestId = call.requestId();
+            // the Host field, never an absolute-form target's authority: that may hold credentials
+            host = request.headers().first(HeaderNames.HOST).orElse(null);
+            protocol = request.prologue().rawProtocol();
+            userAgent = request.headers().first(HeaderNames.USER_AGENT).orElse(null);
+            bytesIn = call.bytesReceived();
+            long headNanos = call.backendHeadNanos();
+            backendMicros = headNanos < 0 ? -1 : headNanos / 1_000;
         }
     }
 
@@ -192,10 +203,19 @@ final class AccessLog implements AutoCloseable {
         line.append(" key=").append(e.key == null ? "-" : e.key);
         line.append(" error=").append(e.error == null ? "-" : e.error);
         line.append(" request_id=");
-        if (e.requestId == null) {
+        value(line, e.requestId);
+        line.append(" host=");
+        optional(line, e.host);
+        line.append(" protocol=");
+        value(line, e.protocol);
+        line.append(" user_agent=");
+        optional(line, e.userAgent);
+        line.append(" bytes_in=").append(e.bytesIn);
+        line.append(" backend_ms=");
+        if (e.backendMicros < 0) {
             line.append('-');
         } else {
-            value(line, e.requestId);
+            millisText(line, e.backendMicros);
         }
         return line.append('\n').toString();
     }
@@ -220,6 +240,16 @@ final class AccessLog implements AutoCloseable {
             out.writeStringField("key", e.key);
             out.writeStringField("error", e.error);
             out.writeStringField("request_id", e.requestId);
+            out.writeStringField("host", e.host);
+            out.writeStringField("protocol", e.protocol);
+            out.writeStringField("user_agent", e.userAgent);
+            out.writeNumberField("bytes_in", e.bytesIn);
+            out.writeFieldName("backend_ms");
+            if (e.backendMicros < 0) {
+                out.writeNull();
+            } else {
+                out.writeRawValue(millisText(new StringBuilder(12), e.backendMicros).toString());
+            }
             out.writeEndObject();
         } catch (IOException failure) {
             throw new UncheckedIOException(failure); // a StringWriter does not fail
@@ -313,6 +343,14 @@ final class AccessLog implements AutoCloseable {
             return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + inet.getPort();
         }
         return address == null ? "-" : address.toString();
+    }
+
+    private static void optional(StringBuilder line, String value) {
+        if (value == null) {
+            line.append('-');
+        } else {
+            value(line, value);
+        }
     }
 
     // logfmt: bare when it can be, else quoted with \" \\ and control characters escaped

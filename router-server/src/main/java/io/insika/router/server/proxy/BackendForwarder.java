@@ -9,6 +9,7 @@ import io.helidon.webserver.CloseConnectionException;
 import io.insika.router.api.Backend;
 import io.insika.router.server.backends.BackendState;
 import io.insika.router.server.metrics.BackendError;
+import io.insika.router.server.metrics.BackendMeters;
 import io.insika.router.server.upstream.BackendClient;
 import io.insika.router.server.upstream.Exchange;
 import io.insika.router.server.upstream.RequestWriter;
@@ -71,7 +72,10 @@ final class BackendForwarder {
                     // only UpgradeTunnel asks for a protocol switch; here the request had no Upgrade
                     throw new ProtocolException("backend switched protocols unasked");
                 }
-                parts.metrics().backend(backend).answered(code, System.nanoTime() - sending);
+                long headNanos = System.nanoTime() - sending;
+                BackendMeters meters = parts.metrics().backend(backend);
+                meters.answered(code, headNanos);
+                call.backendAnswered(meters, headNanos);
                 state.answered();
                 ResponseBody answer = exchange.body(head, call.isHead() || ResponseBody.bodiless(code));
                 // an IOException from here on means nothing of the answer reached the client

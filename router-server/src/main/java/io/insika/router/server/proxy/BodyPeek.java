@@ -30,6 +30,7 @@ final class BodyPeek implements BodyPrefix {
     private final PeekBudget budget;
     private int charged; // bytes of the budget this peek holds
     private boolean overBudget;
+    private volatile long restRead; // written by the upload's thread, read once the request ended
     private boolean restTaken; // bytes past the peek were read from the client: they cannot be sent twice
 
     /**
@@ -119,6 +120,11 @@ final class BodyPeek implements BodyPrefix {
         }
     }
 
+    /** The body bytes read from the client so far: those peeked and those forwarded after them. */
+    long bytesRead() {
+        return filled + restRead;
+    }
+
     /** Whether the body was read to its end: then the client connection can carry another request. */
     boolean fullyRead() {
         return clientFailure == null && unpeekedLength() == 0;
@@ -159,6 +165,7 @@ final class BodyPeek implements BodyPrefix {
                 return;
             }
             if (n > 0) {
+                restRead += n;
                 backend.write(copyBuffer, 0, n);
             }
         }

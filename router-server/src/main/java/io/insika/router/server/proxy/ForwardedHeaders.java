@@ -30,6 +30,8 @@ import io.insika.router.server.upstream.RequestWriter;
  *     {@code Forwarded} with the router's own element added;</li>
  * <li>{@code Proxy-Authorization}: the credential of a proxy, not of the backend (RFC 9110,
  *     section 11.7.2).</li>
+ * <li>{@code X-Request-Id}: written once, last, with the request's {@link RequestId} (the
+ *     client's own when it is valid).</li>
  * <li>the carrier of a session key the backend minted ({@link SessionCarrier}): written once,
  *     with the value the backend minted in place of the sealed one the client sent.</li>
  * </ul>
@@ -46,7 +48,7 @@ final class ForwardedHeaders {
 
     // Compared by lower-case name: Helidon's HeaderName equality depends on how the name was made.
     private static final Set<String> ROUTER_OWNED = Set.of("host", "content-length", "transfer-encoding",
-            "x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "proxy-authorization");
+            "x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "proxy-authorization", "x-request-id");
 
     private ForwardedHeaders() {
     }
@@ -97,6 +99,7 @@ final class ForwardedHeaders {
             outgoing.header(X_FORWARDED_HOST.defaultCase(),
                     believedValue(believed, incoming, hopByHop, X_FORWARDED_HOST, host));
         }
+        outgoing.header(RequestId.HEADER.defaultCase(), call.requestId());
     }
 
     // Whether a client field reaches the backend as it came (a trusted proxy's Forwarded grows)

@@ -102,7 +102,7 @@ final class LeanHttp1Connection implements ServerConnection {
                 answer.header(HeaderValues.CONTENT_TYPE_TEXT_PLAIN);
                 answer.send(startsWith(scratch, n, UP_GET) ? UP_BODY : new byte[0]);
             } else {
-                Outcome.OVERLOADED.send(answer, false);
+                Outcome.OVERLOADED.send(answer, false, RequestId.next()); // no head was read: a new id
             }
         } catch (RuntimeException ignored) {
             // the client is gone

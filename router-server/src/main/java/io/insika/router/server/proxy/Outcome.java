@@ -136,23 +136,25 @@ enum Outcome {
      * @param closeConnection whether the client's connection must close afterwards: when the
      *                        request body was not read to its end, what is left of it must never
      *                        be read as the next request
+     * @param requestId       the request's {@link RequestId}, returned to the client
      * @throws CloseConnectionException after sending, when {@code closeConnection}: Helidon 4.5
      *                                  keeps a connection open whatever the answer says
      */
-    void send(ClientAnswer response, boolean closeConnection) {
-        send(response, closeConnection, status);
+    void send(ClientAnswer response, boolean closeConnection, String requestId) {
+        send(response, closeConnection, status, requestId);
     }
 
-    /** {@link #send(ClientAnswer, boolean)} with another status than this failure's own. */
-    void send(ClientAnswer response, boolean closeConnection, int code) {
-        send(response, closeConnection, code == status.code() ? status : Status.create(code));
+    /** {@link #send(ClientAnswer, boolean, String)} with another status than this failure's own. */
+    void send(ClientAnswer response, boolean closeConnection, int code, String requestId) {
+        send(response, closeConnection, code == status.code() ? status : Status.create(code), requestId);
     }
 
-    private void send(ClientAnswer response, boolean closeConnection, Status status) {
+    private void send(ClientAnswer response, boolean closeConnection, Status status, String requestId) {
         int code = status.code();
         response.status(status);
         response.clearHeaders();
         response.header(HeaderValues.CONTENT_TYPE_JSON);
+        response.header(RequestId.HEADER, requestId);
         if (code == Status.SERVICE_UNAVAILABLE_503.code()) {
             response.header(HeaderNames.RETRY_AFTER, "1");
         }

@@ -2,6 +2,7 @@ package io.insika.router.server.proxy;
 
 import io.helidon.http.Method;
 import io.insika.router.api.Backend;
+import io.insika.router.server.metrics.BackendMeters;
 
 /**
  * One client request, from its head to its access log line: what it asked (its target, read
@@ -21,17 +22,26 @@ final class ProxyCall {
     private final ClientAnswer answer;
     private final RequestTarget target;
     private final long started = System.nanoTime();
+    private final String requestId;
     private BodyPeek body;
     private Placed placed;
     private SlotHold hold = SlotHold.NONE;
     private Outcome outcome = Outcome.RELAYED;
     private long tunnelled = -1;
+    private BackendMeters answeredBy;
+    private long backendHeadNanos = -1;
 
     ProxyCall(ProxyParts parts, ClientRequest request, ClientAnswer answer) {
         this.parts = parts;
         this.request = request;
         this.answer = answer;
         this.target = RequestTarget.of(request.prologue());
+        this.requestId = RequestId.of(request.headers());
+    }
+
+    /** The request's id ({@link RequestId}): the backend gets it, and the client gets it back. */
+    String requestId() {
+        return requestId;
     }
 
     ProxyParts parts() {
@@ -156,7 +166,28 @@ final class ProxyCall {
         outcome = how;
         int status = placed instanceof Placed.Refused refused && refused.reason() == how ? refused.status()
                 : how.status().code();
-        how.send(answer, how == Outcome.BAD_REQUEST || bodyLeftUnread(), status);
+        how.send(answer, how == Outcome.BAD_REQUEST || bodyLeftUnread(), status, requestId);
+    }
+
+    /**
+     * The backend's response head arrived: the request is counted in its series when it ends.
+     *
+     * @param meters    the backend's series
+     * @param headNanos from the first byte sent to it until its head arrived
+     */
+    void backendAnswered(BackendMeters meters, long headNanos) {
+        answeredBy = meters;
+        backendHeadNanos = headNanos;
+    }
+
+    /** From the first byte sent to the backend until its response head arrived; -1 when none did. */
+    long backendHeadNanos() {
+        return backendHeadNanos;
+    }
+
+    /** The request body bytes read from the client. */
+    long bytesReceived() {
+        return body == null ? 0 : body.bytesRead();
     }
 
     /** The tunnel this upgrade became has closed, having carried this many bytes to the client. */
@@ -180,16 +211,29 @@ final class ProxyCall {
 
     /**
      * Ends the request: gives back what it holds (its peek budget, its slot unless the answer's
-     * end gave it back already) and writes its access log line.
+     * end gave it back already), counts it in its route's and its backend's series, and writes
+     * its access log line.
      */
     void end() {
         if (body != null) {
             body.releaseBudget();
         }
         hold.run();
+        count(System.nanoTime() - started);
         AccessLog log = parts.accessLog();
         if (log != null) {
             log.log(this);
+        }
+    }
+
+    // One update per request, into series resolved in advance. A tunnel's life is no latency.
+    private void count(long nanos) {
+        boolean cut = outcome == Outcome.BROKEN || outcome == Outcome.CLIENT_LEFT || outcome == Outcome.CLIENT_TIMEOUT;
+        boolean tunnel = tunnelled >= 0;
+        parts.metrics().route(placed == null ? null : placed.lookup().route())
+                .ended(cut ? -1 : status(), tunnel ? -1 : nanos, backendHeadNanos, bytesReceived(), bytesSent());
+        if (answeredBy != null && !tunnel) {
+            answeredBy.ended(nanos);
         }
     }
 }

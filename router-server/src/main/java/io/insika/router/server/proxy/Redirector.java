@@ -93,6 +93,7 @@ final class Redirector {
         response.clearHeaders();
         response.header(HeaderValues.CONTENT_TYPE_JSON);
         response.header(HOPS, String.valueOf(next));
+        response.header(RequestId.HEADER, call.requestId());
         if (closeConnection) {
             response.header(HeaderValues.CONNECTION_CLOSE);
         }

@@ -40,8 +40,9 @@ import io.insika.router.server.upstream.ResponseHead;
 final class ResponseRelay {
 
     private static final System.Logger LOGGER = System.getLogger(ResponseRelay.class.getName());
-    // Framing is the router's to decide (above); these never pass as the backend wrote them.
-    private static final Set<String> FRAMING = Set.of("content-length", "transfer-encoding");
+    // Framing is the router's to decide (above), and the request id is the one the backend was
+    // sent: these never pass as the backend wrote them.
+    private static final Set<String> ROUTER_SET = Set.of("content-length", "transfer-encoding", "x-request-id");
     // Every status a head can carry (100 to 999), made once: Status.create looks the code up
     // each time.
     private static final Status[] STATUSES = new Status[1000];
@@ -235,7 +236,7 @@ final class ResponseRelay {
         for (int i = 0; i < headers.size(); i++) {
             Header header = headers.get(i);
             String name = header.headerName().lowerCase();
-            if (FRAMING.contains(name) || hopByHop.excludes(header)) {
+            if (ROUTER_SET.contains(name) || hopByHop.excludes(header)) {
                 continue;
             }
             if (repeats && indexOf(headers, name, 0) < i) {
@@ -259,6 +260,7 @@ final class ResponseRelay {
                     ? RelayedHeader.exact(header.headerName(), values)
                     : HeaderValues.create(header.headerName(), values));
         }
+        response.header(RequestId.HEADER, call.requestId());
     }
 
     // Every value of the carrier's field, those that set it sealed; the rest byte for byte.

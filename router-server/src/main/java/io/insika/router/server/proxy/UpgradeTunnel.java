@@ -11,6 +11,7 @@ import io.helidon.webserver.http1.spi.Http1Upgrader;
 import io.helidon.webserver.spi.ServerConnection;
 import io.insika.router.server.backends.BackendState;
 import io.insika.router.server.metrics.BackendError;
+import io.insika.router.server.metrics.BackendMeters;
 import io.insika.router.server.upstream.Exchange;
 import io.insika.router.server.upstream.RequestWriter;
 import io.insika.router.server.upstream.ResponseBody;
@@ -124,7 +125,10 @@ final class UpgradeTunnel implements Http1Upgrader {
         writer.endHead(RequestWriter.NO_BODY);
         writer.finish();
         ResponseHead head = backend.readHead();
-        parts.metrics().backend(admitted.backend()).answered(head.status(), System.nanoTime() - sending);
+        long headNanos = System.nanoTime() - sending;
+        BackendMeters meters = parts.metrics().backend(admitted.backend());
+        meters.answered(head.status(), headNanos);
+        call.backendAnswered(meters, headNanos);
         admitted.slot().answered();
         if (head.status() == 101) {
             ResponseRelay.switchProtocols(call, head);

@@ -61,7 +61,8 @@ class AccessLogTest {
         String line = onlyLine();
         assertTrue(line.matches("time=\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z client=127\\.0\\.0\\.1:\\d+ method=POST path=/v1/responses status=200 "
                 + "bytes=\\d+ ms=\\d+\\.\\d{3} backend=" + owner.id().replace(".", "\\.")
-                + " placement=key key=#[0-9a-f]{12} error=- request_id=-"), line);
+                + " placement=key key=#[0-9a-f]{12} error=- request_id=[0-9a-f]{16}-[0-9a-f]+ host=127\\.0\\.0\\.1:\\d+ protocol=HTTP/1\\.1"
+                + " user_agent=Java-http-client/\\S+ bytes_in=28 backend_ms=\\d+\\.\\d{3}"), line);
         assertThat(line, not(containsString("alice")));
         assertThat(line, not(containsString("s3cret"))); // the query string is never logged
         assertThat(line, containsString("key=" + SessionKeyDigest.of("alice@example.com")));
@@ -95,7 +96,8 @@ class AccessLogTest {
         start(2, TestProxySettings.builder().accessLog(out, LogFormat.JSON).build());
         Backend owner = router.ownerOf("alice@example.com");
         CLIENT.send(HttpRequest.newBuilder(router.uri("/v1/responses?token=s3cret"))
-                .header("X-Request-Id", "id \"quoted\" \\ 7f")
+                .header("X-Request-Id", "edge-7f3a9c")
+                .header("User-Agent", "probe \"quoted\" \\ 7f")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"user\":\"alice@example.com\"}")).build(),
                 HttpResponse.BodyHandlers.discarding());
 
@@ -103,7 +105,8 @@ class AccessLogTest {
         Map<String, String> fields = JsonLine.parse(line);
 
         assertThat(List.copyOf(fields.keySet()), is(List.of("time", "client", "method", "path", "status", "bytes",
-                "ms", "backend", "placement", "key", "error", "request_id")));
+                "ms", "backend", "placement", "key", "error", "request_id", "host", "protocol", "user_agent", "bytes_in",
+                "backend_ms")));
         assertTrue(fields.get("time").matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z"), line);
         assertThat(fields.get("path"), is("/v1/responses"));
         assertThat(fields.get("status"), is("200"));
@@ -112,7 +115,13 @@ class AccessLogTest {
         assertThat(fields.get("placement"), is("key"));
         assertThat(fields.get("key"), is(SessionKeyDigest.of("alice@example.com")));
         assertThat(fields.get("error"), is((String) null));
-        assertThat(fields.get("request_id"), is("id \"quoted\" \\ 7f"));
+        assertThat(fields.get("request_id"), is("edge-7f3a9c"));
+        assertThat(fields.get("host"), is("127.0.0.1:" + router.port()));
+        assertThat(fields.get("protocol"), is("HTTP/1.1"));
+        assertThat(fields.get("user_agent"), is("probe \"quoted\" \\ 7f"));
+        assertThat(fields.get("bytes_in"), is("28"));
+        assertTrue(fields.get("backend_ms").matches("\\d+\\.\\d{3}"), line);
+        assertTrue(Double.parseDouble(fields.get("backend_ms")) <= Double.parseDouble(fields.get("ms")), line);
         assertThat(line, not(containsString("alice")));
         assertThat(line, not(containsString("s3cret")));
     }
@@ -128,10 +137,19 @@ class AccessLogTest {
     @Test
     void theRequestIdALoadBalancerSetIsLoggedSoLinesCanBeJoined() throws Exception {
         start(1, logging);
-        CLIENT.send(HttpRequest.newBuilder(router.uri("/studio/x")).header("X-Request-Id", "7f3a9c-edge 2").build(),
+        CLIENT.send(HttpRequest.newBuilder(router.uri("/studio/x")).header("X-Request-Id", "7f3a9c-edge-2").build(),
                 HttpResponse.BodyHandlers.discarding());
 
-        assertThat(onlyLine(), org.hamcrest.Matchers.endsWith(" request_id=\"7f3a9c-edge 2\""));
+        assertThat(onlyLine(), containsString(" request_id=7f3a9c-edge-2 "));
+    }
+
+    @Test
+    void aRequestTheRouterAnswersItselfIsLoggedWithoutABackendTime() throws Exception {
+        start(1, logging);
+        router.pool.update(List.of());
+        get("/studio/x");
+
+        assertThat(onlyLine(), org.hamcrest.Matchers.endsWith(" bytes_in=0 backend_ms=-"));
     }
 
     @Test

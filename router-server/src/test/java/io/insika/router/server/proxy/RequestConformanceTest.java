@@ -28,6 +28,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.startsWith;
@@ -67,6 +68,7 @@ class RequestConformanceTest {
         }
     }
 
+    private static final String KEPT_ID = "edge-7f3a9c_01:AZ/x+=";
     private static final String SMUGGLED = "GET /slow-smuggled HTTP/1.1\r\nHost: x\r\n\r\n";
     private static final TestCertificates.Authority CA = TestCertificates.authority("corpus-ca");
 
@@ -278,7 +280,25 @@ class RequestConformanceTest {
                 new Vector("transfer-encoding-underscored", post("/other", "Transfer_Encoding: chunked"
                         + "\r\nContent-Length: 5", "hello"), Expect.FORWARDED),
                 new Vector("proxy-authorization-underscored",
-                        "GET /a HTTP/1.1\r\nHost: x\r\nProxy_Authorization: Basic eA==\r\n\r\n", Expect.FORWARDED));
+                        "GET /a HTTP/1.1\r\nHost: x\r\nProxy_Authorization: Basic eA==\r\n\r\n", Expect.FORWARDED),
+                // X-Request-Id: a client's plain id is kept (KEPT_ID); any other value is replaced, never relayed
+                new Vector("request-id-kept", "GET /a HTTP/1.1\r\nHost: x\r\nX-Request-Id: " + KEPT_ID + "\r\n\r\n",
+                        Expect.FORWARDED),
+                new Vector("request-id-with-space", "GET /a HTTP/1.1\r\nHost: x\r\nX-Request-Id: a b\r\n\r\n",
+                        Expect.FORWARDED),
+                new Vector("request-id-with-quote", "GET /a HTTP/1.1\r\nHost: x\r\nX-Request-Id: \"a\"\r\n\r\n",
+                        Expect.FORWARDED),
+                new Vector("request-id-with-comma", "GET /a HTTP/1.1\r\nHost: x\r\nX-Request-Id: a,b\r\n\r\n",
+                        Expect.FORWARDED),
+                new Vector("request-id-too-long", "GET /a HTTP/1.1\r\nHost: x\r\nX-Request-Id: " + "a".repeat(129)
+                        + "\r\n\r\n", Expect.FORWARDED),
+                new Vector("request-id-twice", "GET /a HTTP/1.1\r\nHost: x\r\nX-Request-Id: a\r\nX-Request-Id: b\r\n\r\n",
+                        Expect.FORWARDED),
+                new Vector("request-id-obs-text", "GET /a HTTP/1.1\r\nHost: x\r\nX-Request-Id: a\u00e9\r\n\r\n",
+                        Expect.EITHER),
+                new Vector("request-id-empty", "GET /a HTTP/1.1\r\nHost: x\r\nX-Request-Id:\r\n\r\n", Expect.FORWARDED),
+                new Vector("request-id-underscored", "GET /a HTTP/1.1\r\nHost: x\r\nX_Request_Id: forged\r\n\r\n",
+                        Expect.FORWARDED));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -324,6 +344,15 @@ class RequestConformanceTest {
                         is(List.of("127.0.0.1")));
                 assertThat(vector + ": the router's own X-Forwarded-Proto", message.values("x-forwarded-proto"),
                         is(List.of(transport.proto)));
+                List<String> ids = message.values("x-request-id");
+                assertThat(vector + ": one request id, a valid one: " + ids, ids.size() == 1 && RequestId.valid(ids.get(0)),
+                        is(true));
+                assertThat(vector + ": the client's own id only when it is valid", ids.get(0).equals(KEPT_ID),
+                        is(vector.name().equals("request-id-kept")));
+                if (vector.expect() == Expect.FORWARDED && !pipelined) {
+                    assertThat(vector + ": the client gets the id the backend got", answer.substring(0, answer.indexOf("\r\n\r\n") + 2).toLowerCase(),
+                            containsString("\r\nx-request-id: " + ids.get(0).toLowerCase() + "\r\n"));
+                }
             }
         }
         // a refusal is an answer before the close, never a silent close
@@ -363,7 +392,7 @@ class RequestConformanceTest {
     private static boolean vouchedAlias(String name) {
         String read = name.replace('_', '-');
         return !read.equals(name) && (forwardingClaim(read) || read.startsWith("x-forwarded-")
-                || Set.of("host", "content-length", "transfer-encoding", "proxy-authorization").contains(read));
+                || Set.of("host", "content-length", "transfer-encoding", "proxy-authorization", "x-request-id").contains(read));
     }
 
     private static String post(String path, String headers, String body) {

@@ -82,6 +82,7 @@ class WebSocketTunnelTest {
                 String head = RawHttp.readHead(socket.getInputStream());
                 assertThat(head, startsWith("HTTP/1.1 101"));
                 assertThat(head.toLowerCase(), containsString("upgrade: websocket"));
+                assertThat(head, containsString("\r\nX-Request-Id: "));
                 String greeting = new String(socket.getInputStream().readNBytes(8), StandardCharsets.US_ASCII);
                 assertThat(greeting, startsWith("engine-"));
 
@@ -106,6 +107,7 @@ class WebSocketTunnelTest {
             for (String request : backend.requests) {
                 assertThat(request, containsString("Upgrade: websocket"));
                 assertThat(request.toLowerCase(), containsString("x-forwarded-for: 127.0.0.1"));
+                assertThat(request, containsString("X-Request-Id: "));
             }
         }
     }
@@ -196,6 +198,7 @@ class WebSocketTunnelTest {
             String all = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
             assertThat(all, startsWith("HTTP/1.1 400"));
             assertThat(all, containsString("no websocket here"));
+            assertThat(all, containsString("\r\nX-Request-Id: "));
             assertThat(all.toLowerCase(), not(containsString("upgrade: websocket")));
         }
     }
@@ -260,6 +263,8 @@ class WebSocketTunnelTest {
                 assertThat(answer, startsWith("HTTP/1.1 503"));
                 assertThat(answer, containsString("Retry-After: 1"));
                 assertThat(answer, containsString("Insika::Router::BackendFull"));
+                assertThat("the router's own answer on the tunnel's path carries the request id", answer,
+                        containsString("\r\nX-Request-Id: "));
             }
             assertThat("the refused upgrade reached no backend",
                     backends.stream().mapToInt(b -> b.requests.size()).sum(), is(1));
