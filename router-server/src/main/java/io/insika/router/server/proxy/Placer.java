@@ -72,15 +72,17 @@ final class Placer {
     private final int bodyMaxBytes;
     private final LearnedCarriers carriers;
     private final PluginFailureLog failures;
+    private final BeyondCapLog beyondCap;
 
     /**
      * @param seal     opens the values of routes that learn their keys
      * @param failures where plugin failures are said; outlives a reload's new placer, so a failing
      *                 plugin is still said once per interval
+     * @param beyondCap where keys beyond the body cap are said; outlives a reload's placer too
      * @throws IllegalArgumentException if a route learns its key and there is no secret to seal it
      */
     Placer(RouteTable routes, BackendPool pool, BackendStates states, RouterMetrics metrics, int bodyMaxBytes,
-           SessionSeal seal, PluginFailureLog failures) {
+           SessionSeal seal, PluginFailureLog failures, BeyondCapLog beyondCap) {
         if (!seal.isConfigured() && routes.routes().stream().anyMatch(route -> route.learn().isPresent())) {
             throw new IllegalArgumentException("a route learns its key from the backend, and there is no session"
                     + " secret to seal it with");
@@ -93,6 +95,7 @@ final class Placer {
         this.metrics = metrics;
         this.bodyMaxBytes = bodyMaxBytes;
         this.failures = failures;
+        this.beyondCap = beyondCap;
     }
 
     /** Counts a placement in the metrics. */
@@ -169,6 +172,9 @@ final class Placer {
             return broken ? Placement.KEY_ABSENT : Placement.NEW_SESSION;
         }
         Placement miss = missReason(body);
+        if (miss == Placement.KEY_BEYOND_CAP) {
+            beyondCap.roundRobined(route, bodyMaxBytes);
+        }
         if (LOGGER.isLoggable(Level.DEBUG)) {
             LOGGER.log(Level.DEBUG, "no key on {0}: {1}; round-robin", route, describe(miss));
         }

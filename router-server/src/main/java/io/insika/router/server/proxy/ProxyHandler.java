@@ -40,6 +40,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     private final OpenLimit tunnels;
     private final Redirector redirector;
     private final PluginFailureLog pluginFailures = new PluginFailureLog();
+    private final BeyondCapLog beyondCap = new BeyondCapLog();
     // made the first time a configuration turns it on, and kept until close: a request still
     // logging after a reload turned it off must find it open
     private AccessLog accessLog; // guarded by this
@@ -105,7 +106,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
 
     private ProxyParts parts(RouteTable routes, ProxySettings settings) {
         return new ProxyParts(settings, new Placer(routes, pool, states, metrics, settings.bodyMaxBytes(),
-                settings.sessions(), pluginFailures), client, metrics, accessLog(settings), tunnels, clientWatchdog,
+                settings.sessions(), pluginFailures, beyondCap), client, metrics, accessLog(settings), tunnels, clientWatchdog,
                 peekBudget);
     }
 
