@@ -17,6 +17,7 @@ import io.insika.router.server.plugin.PluginRegistry;
 import io.insika.router.server.routing.BackendPool;
 import io.insika.router.server.routing.DefaultRoutes;
 import io.insika.router.server.routing.RouteTable;
+import io.insika.router.server.testing.FixturePlugins;
 import io.insika.router.server.testing.TestServers;
 import io.insika.router.server.testing.TestProxySettings;
 
@@ -32,7 +33,7 @@ class AdminSocketTest {
     void readinessFollowsThePoolAndLivenessDoesNot() throws Exception {
         BackendPool pool = pool();
         try (RouterServer server = RouterServer.start(TestServers.settings(Duration.ZERO, Duration.ZERO, ServerSettings.DEFAULT_MAX_CONNECTIONS),
-                RouteTable.build(DefaultRoutes.specs(), PluginRegistry.builtIn()), pool, TestProxySettings.DEFAULTS)) {
+                RouteTable.build(DefaultRoutes.specs(), FixturePlugins.builtIn()), pool, TestProxySettings.DEFAULTS)) {
             assertEquals(503, get(server.adminPort(), "/observe/health/ready").statusCode());
             assertEquals(200, get(server.adminPort(), "/observe/health/live").statusCode());
 
@@ -50,7 +51,7 @@ class AdminSocketTest {
             BackendPool pool = pool();
             pool.update(java.util.List.of(Backend.parse("http://127.0.0.1:" + silent.getLocalPort())));
             RouterServer server = RouterServer.start(TestServers.settings(Duration.ofSeconds(3), Duration.ZERO, ServerSettings.DEFAULT_MAX_CONNECTIONS),
-                    RouteTable.build(DefaultRoutes.specs(), PluginRegistry.builtIn()), pool, TestProxySettings.DEFAULTS);
+                    RouteTable.build(DefaultRoutes.specs(), FixturePlugins.builtIn()), pool, TestProxySettings.DEFAULTS);
             assertEquals(200, get(server.adminPort(), "/observe/health/ready").statusCode());
 
             CLIENT.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/studio/x")).build(),
@@ -77,7 +78,7 @@ class AdminSocketTest {
         pool.update(java.util.List.of(Backend.parse("http://127.0.0.1:9")));
         RouterServer server = RouterServer.start(
                 TestServers.settings(Duration.ZERO, Duration.ofSeconds(30), ServerSettings.DEFAULT_MAX_CONNECTIONS),
-                RouteTable.build(DefaultRoutes.specs(), PluginRegistry.builtIn()), pool, TestProxySettings.DEFAULTS);
+                RouteTable.build(DefaultRoutes.specs(), FixturePlugins.builtIn()), pool, TestProxySettings.DEFAULTS);
         int port = server.port(); // a stopped server reports -1
         Thread closing = Thread.ofVirtual().start(server::close);
         io.insika.router.server.testing.Eventually.await(Duration.ofSeconds(5),
@@ -109,7 +110,7 @@ class AdminSocketTest {
                 ServerSettings.DEFAULT_MAX_CONNECTIONS, TestServers.leanHttp1(), ServerSettings.DEFAULT_HEAD_TIMEOUT,
                 ServerSettings.DEFAULT_IDLE_TIMEOUT);
         try (RouterServer server = RouterServer.start(apart, RouteTable.build(DefaultRoutes.specs(),
-                PluginRegistry.builtIn()), pool(), TestProxySettings.DEFAULTS)) {
+                FixturePlugins.builtIn()), pool(), TestProxySettings.DEFAULTS)) {
             assertEquals(200, get("127.0.0.1", server.adminPort(), "/observe/health/live").statusCode());
             assertEquals(200, get("127.0.0.2", server.port(), "/up").statusCode());
 
@@ -123,7 +124,7 @@ class AdminSocketTest {
     @Test
     void observeIsNotAnsweredOnTheProxyPort() throws Exception {
         try (RouterServer server = RouterServer.start(TestServers.settings(Duration.ZERO, Duration.ZERO, ServerSettings.DEFAULT_MAX_CONNECTIONS),
-                RouteTable.build(DefaultRoutes.specs(), PluginRegistry.builtIn()), pool(), TestProxySettings.DEFAULTS)) {
+                RouteTable.build(DefaultRoutes.specs(), FixturePlugins.builtIn()), pool(), TestProxySettings.DEFAULTS)) {
             HttpResponse<String> proxied = get(server.port(), "/observe/health");
 
             // no backend: the proxy's retry envelope, not a health answer
@@ -133,7 +134,7 @@ class AdminSocketTest {
     }
 
     private static BackendPool pool() {
-        PluginRegistry registry = PluginRegistry.builtIn();
+        PluginRegistry registry = FixturePlugins.builtIn();
         return new BackendPool(registry.strategy("ketama").orElseThrow().create(PluginOptions.empty()),
                 registry.strategy("round-robin").orElseThrow().create(PluginOptions.empty()));
     }

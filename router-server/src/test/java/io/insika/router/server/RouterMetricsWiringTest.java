@@ -11,9 +11,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.insika.router.server.config.RouterConfig;
 import io.insika.router.server.config.RouterConfigLoader;
-import io.insika.router.server.plugin.PluginRegistry;
 import io.insika.router.server.testing.Dnsmasq;
 import io.insika.router.server.testing.Eventually;
+import io.insika.router.server.testing.FixturePlugins;
 import io.insika.router.server.testing.Scrape;
 
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -42,8 +42,8 @@ class RouterMetricsWiringTest {
                         resolver: "127.0.0.1:%d"
                         timeout: 300ms
                     """.formatted(dns.address().getPort()));
-            RouterConfig config = new RouterConfigLoader(PluginRegistry.builtIn()).load(Optional.of(yaml), Map.of());
-            try (Router router = Router.start(config, PluginRegistry.builtIn())) {
+            RouterConfig config = new RouterConfigLoader(FixturePlugins.builtIn()).load(Optional.of(yaml), Map.of());
+            try (Router router = Router.start(config, FixturePlugins.builtIn())) {
                 Scrape answered = Scrape.of(router.adminPort());
                 assertThat(answered.sum("insika_router_backends"), is(2.0));
                 assertThat(answered.sum("insika_router_dns_resolutions_total"), greaterThanOrEqualTo(1.0));

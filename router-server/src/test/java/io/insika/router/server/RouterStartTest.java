@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import io.insika.router.server.config.RouterConfig;
 import io.insika.router.server.config.RouterConfigLoader;
-import io.insika.router.server.plugin.PluginRegistry;
+import io.insika.router.server.testing.FixturePlugins;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
@@ -34,7 +34,7 @@ class RouterStartTest {
         AtomicInteger calls = new AtomicInteger();
         AtomicInteger listeningDuringHook = new AtomicInteger();
 
-        try (Router router = Router.start(config(port), PluginRegistry.builtIn(), () -> {
+        try (Router router = Router.start(config(port), FixturePlugins.builtIn(), () -> {
             calls.incrementAndGet();
             if (accepts(port)) {
                 listeningDuringHook.incrementAndGet();
@@ -53,7 +53,7 @@ class RouterStartTest {
         IllegalStateException failure = new IllegalStateException("registry broken");
 
         IllegalStateException thrown = assertThrows(IllegalStateException.class,
-                () -> Router.start(config(port), PluginRegistry.builtIn(), () -> {
+                () -> Router.start(config(port), FixturePlugins.builtIn(), () -> {
                     throw failure;
                 }));
 
@@ -70,7 +70,7 @@ class RouterStartTest {
                 backends:
                   static: [http://127.0.0.1:9292]
                 """.formatted(port));
-        return new RouterConfigLoader(PluginRegistry.builtIn()).load(Optional.of(yaml), Map.of());
+        return new RouterConfigLoader(FixturePlugins.builtIn()).load(Optional.of(yaml), Map.of());
     }
 
     private static int freePort() throws IOException {

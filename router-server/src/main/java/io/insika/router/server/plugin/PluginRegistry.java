@@ -45,11 +45,6 @@ public final class PluginRegistry {
         return withPlugins(loader, List.of());
     }
 
-    /** The providers on the application's own class path: the built-ins. */
-    public static PluginRegistry builtIn() {
-        return load(PluginRegistry.class.getClassLoader());
-    }
-
     /**
      * The built-ins plus the providers of each plugin. A plugin's loader also sees its parent's
      * providers; only the classes the plugin itself defines count as its own.

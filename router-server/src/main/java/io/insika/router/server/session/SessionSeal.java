@@ -185,10 +185,6 @@ public final class SessionSeal {
     }
 
     /** What a log or a reload report may say of the secrets: a short one-way fingerprint of each. */
-    public String description() {
-        return description;
-    }
-
     @Override
     public String toString() {
         return description;

@@ -59,7 +59,7 @@ class LearnRoutesConfigTest {
 
         assertThat(config.routes().getFirst().learn(), is(Optional.of(new LearnSpec(LearnSpec.Carrier.COOKIE,
                 "SESSIONID", 410, LearnSpec.BadSeal.NO_KEY))));
-        assertThat(config.proxy().sessions().description(), is(SessionSeal.read(secret, Optional.empty()).description()));
+        assertThat(config.proxy().sessions().toString(), is(SessionSeal.read(secret, Optional.empty()).toString()));
     }
 
     @Test

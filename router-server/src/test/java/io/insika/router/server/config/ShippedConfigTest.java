@@ -147,8 +147,8 @@ class ShippedConfigTest {
 
         assertThat(config.routes().getLast(), is(RouteSpec.learning(java.util.Set.of(), "/mcp",
                 io.insika.router.server.routing.LearnSpec.header("Mcp-Session-Id"))));
-        assertThat(config.proxy().sessions().description(), is(io.insika.router.server.session.SessionSeal.read(secret,
-                Optional.of(old)).description()));
+        assertThat(config.proxy().sessions().toString(), is(io.insika.router.server.session.SessionSeal.read(secret,
+                Optional.of(old)).toString()));
     }
 
     /** Everything but where values came from, which differs by design. */

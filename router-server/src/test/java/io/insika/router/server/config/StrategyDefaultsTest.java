@@ -11,6 +11,7 @@ import io.insika.router.server.Router;
 import io.insika.router.server.discovery.BackendDiscovery;
 import io.insika.router.server.plugin.PluginRegistry;
 import io.insika.router.server.routing.BackendPool;
+import io.insika.router.server.testing.FixturePlugins;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,7 +27,7 @@ import static org.hamcrest.Matchers.not;
  */
 class StrategyDefaultsTest {
 
-    private static final PluginRegistry BUILT_IN = PluginRegistry.builtIn();
+    private static final PluginRegistry BUILT_IN = FixturePlugins.builtIn();
 
     @TempDir
     Path dir;

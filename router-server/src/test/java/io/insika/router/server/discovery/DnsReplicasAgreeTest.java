@@ -14,6 +14,7 @@ import io.insika.router.server.plugin.PluginRegistry;
 import io.insika.router.server.routing.BackendPool;
 import io.insika.router.server.testing.Dnsmasq;
 import io.insika.router.server.testing.Eventually;
+import io.insika.router.server.testing.FixturePlugins;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -63,7 +64,7 @@ class DnsReplicasAgreeTest {
     }
 
     private static BackendPool pool() {
-        PluginRegistry registry = PluginRegistry.builtIn();
+        PluginRegistry registry = FixturePlugins.builtIn();
         RouteStrategy ketama = registry.strategy("ketama")
                 .orElseThrow(() -> new AssertionError("ketama is not on the class path (router-strategies)"))
                 .create(PluginOptions.empty());

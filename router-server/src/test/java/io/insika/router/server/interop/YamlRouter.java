@@ -12,6 +12,7 @@ import java.util.stream.Collectors;
 import io.insika.router.server.Router;
 import io.insika.router.server.config.RouterConfigLoader;
 import io.insika.router.server.plugin.PluginRegistry;
+import io.insika.router.server.testing.FixturePlugins;
 import io.insika.router.server.testing.PeerProgram;
 
 /**
@@ -38,7 +39,7 @@ final class YamlRouter {
                 """.formatted(backends.stream().map(PeerProgram.Server::url).collect(Collectors.joining(", ")), more);
         try {
             Path file = Files.writeString(Files.createTempFile(dir, "insika-router", ".yaml"), yaml);
-            PluginRegistry registry = PluginRegistry.builtIn();
+            PluginRegistry registry = FixturePlugins.builtIn();
             return Router.start(new RouterConfigLoader(registry).load(Optional.of(file), Map.of()), registry);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -12,7 +12,7 @@ import io.insika.router.server.Router;
 import io.insika.router.server.config.ConfigException;
 import io.insika.router.server.config.RouterConfig;
 import io.insika.router.server.config.RouterConfigLoader;
-import io.insika.router.server.plugin.PluginRegistry;
+import io.insika.router.server.testing.FixturePlugins;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,7 +28,7 @@ class LogLevelTest {
     private static final Logger PROXY = Logger.getLogger("io.insika.router.server.proxy");
     private static final Logger HELIDON = Logger.getLogger("io.helidon.webserver");
 
-    private final RouterConfigLoader loader = new RouterConfigLoader(PluginRegistry.builtIn());
+    private final RouterConfigLoader loader = new RouterConfigLoader(FixturePlugins.builtIn());
 
     @TempDir
     Path dir;
@@ -68,7 +68,7 @@ class LogLevelTest {
         Files.writeString(yaml, server + "logging: { level: warn }\n");
         RouterConfig config = loader.load(Optional.of(yaml), Map.of());
         config.logLevel().applyToRouterLog();
-        try (Router router = Router.start(config, PluginRegistry.builtIn())) {
+        try (Router router = Router.start(config, FixturePlugins.builtIn())) {
             ConfigReload reload = new ConfigReload(router, () -> loader.load(Optional.of(yaml), Map.of()));
             assertThat(PROXY.isLoggable(Level.INFO), is(false));
 

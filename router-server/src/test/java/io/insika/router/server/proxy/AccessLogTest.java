@@ -20,11 +20,11 @@ import io.insika.router.api.Backend;
 import io.insika.router.api.PluginOptions;
 import io.insika.router.server.RouterServer;
 import io.insika.router.server.logging.LogFormat;
-import io.insika.router.server.plugin.PluginRegistry;
 import io.insika.router.server.routing.ExtractorSpec;
 import io.insika.router.server.routing.RouteSpec;
 import io.insika.router.server.routing.RouteTable;
 import io.insika.router.server.testing.Eventually;
+import io.insika.router.server.testing.FixturePlugins;
 import io.insika.router.server.testing.JsonLine;
 import io.insika.router.server.testing.Scrape;
 import io.insika.router.server.testing.TestServers;
@@ -77,7 +77,7 @@ class AccessLogTest {
                                 Map.of("parameter", "id")))));
         try (RouterServer server = TestServers.start(
                 RouteTable.build(List.of(sessions),
-                        PluginRegistry.builtIn()),
+                        FixturePlugins.builtIn()),
                 RouterFixture.ketamaPool(List.of(backend.backend())), logging)) {
             RouterFixture.CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
                     + "/sessions/alice%40example.com/events")).build(), HttpResponse.BodyHandlers.ofString());

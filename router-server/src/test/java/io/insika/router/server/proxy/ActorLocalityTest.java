@@ -24,6 +24,7 @@ import io.insika.router.server.routing.BackendPool;
 import io.insika.router.server.routing.ExtractorSpec;
 import io.insika.router.server.routing.RouteSpec;
 import io.insika.router.server.routing.RouteTable;
+import io.insika.router.server.testing.FixturePlugins;
 import io.insika.router.server.testing.Http1Messages;
 import io.insika.router.server.testing.TestServers;
 import io.insika.router.server.token.RouteToken;
@@ -47,7 +48,7 @@ import static org.hamcrest.Matchers.lessThan;
 class ActorLocalityTest {
 
     private static final int ACTORS = 1000;
-    private static final PluginRegistry PLUGINS = PluginRegistry.builtIn();
+    private static final PluginRegistry PLUGINS = FixturePlugins.builtIn();
 
     @ParameterizedTest(name = "N = {0}")
     @ValueSource(ints = {2, 10, 50, 100})

@@ -11,12 +11,12 @@ import java.util.Set;
 import io.insika.router.api.Backend;
 import io.insika.router.api.PluginOptions;
 import io.insika.router.server.RouterServer;
-import io.insika.router.server.plugin.PluginRegistry;
 import io.insika.router.server.routing.BackendPool;
 import io.insika.router.server.routing.DefaultRoutes;
 import io.insika.router.server.routing.ExtractorSpec;
 import io.insika.router.server.routing.RouteSpec;
 import io.insika.router.server.routing.RouteTable;
+import io.insika.router.server.testing.FixturePlugins;
 import io.insika.router.server.testing.Scrape;
 import io.insika.router.server.testing.TestServers;
 import io.insika.router.server.token.RouteToken;
@@ -55,7 +55,7 @@ class ActorRouteTest {
                 new ExtractorSpec("path-segment",
                         PluginOptions.of("routes[" + index + "].keys[1]", Map.of("parameter", "token"))))));
         pool = RouterFixture.ketamaPool(backends.stream().map(TestBackend::backend).toList());
-        router = TestServers.start(RouteTable.build(specs, PluginRegistry.builtIn()), pool,
+        router = TestServers.start(RouteTable.build(specs, FixturePlugins.builtIn()), pool,
                 TestProxySettings.DEFAULTS);
     }
 

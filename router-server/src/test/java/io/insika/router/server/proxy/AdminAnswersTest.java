@@ -17,6 +17,7 @@ import io.helidon.json.JsonParser;
 import io.insika.router.server.Router;
 import io.insika.router.server.config.RouterConfigLoader;
 import io.insika.router.server.plugin.PluginRegistry;
+import io.insika.router.server.testing.FixturePlugins;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -101,7 +102,7 @@ class AdminAnswersTest {
     private void start(String yaml) throws Exception {
         Path file = Files.writeString(dir.resolve("router.yaml"),
                 "server: { host: 127.0.0.1, port: 0, admin-port: 0 }\n" + yaml);
-        PluginRegistry plugins = PluginRegistry.builtIn();
+        PluginRegistry plugins = FixturePlugins.builtIn();
         router = Router.start(new RouterConfigLoader(plugins).load(Optional.of(file), Map.of()), plugins);
     }
 

@@ -333,7 +333,7 @@ class ConfigReloadTest {
     // -- the router, its file and its backends
 
     private void start(String body) throws IOException {
-        start(body, PluginRegistry.builtIn());
+        start(body, FixturePlugins.builtIn());
     }
 
     private void start(String body, PluginRegistry plugins) throws IOException {

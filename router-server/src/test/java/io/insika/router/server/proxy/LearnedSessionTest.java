@@ -14,13 +14,13 @@ import java.util.Optional;
 import java.util.Set;
 
 import io.insika.router.server.RouterServer;
-import io.insika.router.server.plugin.PluginRegistry;
 import io.insika.router.server.routing.BackendPool;
 import io.insika.router.server.routing.LearnSpec;
 import io.insika.router.server.routing.RouteSpec;
 import io.insika.router.server.routing.RouteTable;
 import io.insika.router.server.session.SessionSeal;
 import io.insika.router.server.testing.Eventually;
+import io.insika.router.server.testing.FixturePlugins;
 import io.insika.router.server.testing.Http1Messages;
 import io.insika.router.server.testing.RawHttp;
 import io.insika.router.server.testing.TestServers;
@@ -63,7 +63,7 @@ class LearnedSessionTest {
             pool = RouterFixture.ketamaPool(backends.stream().map(MintingBackend::backend).toList());
         }
         RouteTable routes = RouteTable.build(List.of(RouteSpec.learning(Set.of(), "/mcp", mcp),
-                RouteSpec.learning(Set.of(), "/app", app)), PluginRegistry.builtIn());
+                RouteSpec.learning(Set.of(), "/app", app)), FixturePlugins.builtIn());
         RouterServer router = TestServers.start(routes, pool, TestProxySettings.from(settings).sessions(SEAL).build());
         routers.add(router);
         return router;
@@ -315,7 +315,7 @@ class LearnedSessionTest {
     void aSessionCookieSetInAWebSocketSwitchOrInARefusedUpgradeIsSealedLikeAnyOther() throws Exception {
         try (EchoBackend owner = new EchoBackend("engine-0")) {
             RouteTable routes = RouteTable.build(List.of(RouteSpec.learning(Set.of(), "/app",
-                    LearnSpec.cookie("SESSIONID"))), PluginRegistry.builtIn());
+                    LearnSpec.cookie("SESSIONID"))), FixturePlugins.builtIn());
             RouterServer router = TestServers.start(routes,
                     RouterFixture.ketamaPool(List.of(owner.backend())), TestProxySettings.builder().sessions(SEAL).build());
             routers.add(router);
@@ -356,7 +356,7 @@ class LearnedSessionTest {
         try (TestBackend plain = TestBackend.start("plain")) {
             BackendPool plainPool = RouterFixture.ketamaPool(List.of(plain.backend()));
             RouteTable routes = RouteTable.build(List.of(RouteSpec.learning(Set.of(), "/mcp",
-                    LearnSpec.header(MintingBackend.HEADER))), PluginRegistry.builtIn());
+                    LearnSpec.header(MintingBackend.HEADER))), FixturePlugins.builtIn());
             RouterServer router = TestServers.start(routes, plainPool,
                     TestProxySettings.builder().sessions(SEAL).build());
             routers.add(router);
@@ -375,7 +375,7 @@ class LearnedSessionTest {
     @Test
     void aRouterThatLearnsNothingLeavesTheHeaderAlone() throws Exception {
         try (TestBackend plain = TestBackend.start("plain")) {
-            RouterServer router = TestServers.start(RouteTable.build(List.of(), PluginRegistry.builtIn()),
+            RouterServer router = TestServers.start(RouteTable.build(List.of(), FixturePlugins.builtIn()),
                     RouterFixture.ketamaPool(List.of(plain.backend())), TestProxySettings.DEFAULTS);
             routers.add(router);
 

@@ -18,6 +18,7 @@ import io.insika.router.server.config.RouterConfig;
 import io.insika.router.server.config.RouterConfigLoader;
 import io.insika.router.server.plugin.PluginRegistry;
 import io.insika.router.server.session.SessionSeal;
+import io.insika.router.server.testing.FixturePlugins;
 import io.insika.router.server.testing.NodeCheck;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -82,7 +83,7 @@ class McpSessionsTest {
                   - path: /mcp
                     learn: { header: Mcp-Session-Id, unknown-owner-status: 404, bad-seal: reject }
                 """.formatted(secret, backends));
-        PluginRegistry registry = PluginRegistry.builtIn();
+        PluginRegistry registry = FixturePlugins.builtIn();
         RouterConfig config = new RouterConfigLoader(registry).load(Optional.of(file), Map.of());
         for (int i = 0; i < 2; i++) {
             routers.add(Router.start(config, registry));

@@ -10,12 +10,12 @@ import java.util.Optional;
 import java.util.Set;
 
 import io.insika.router.server.RouterServer;
-import io.insika.router.server.plugin.PluginRegistry;
 import io.insika.router.server.routing.BackendPool;
 import io.insika.router.server.routing.LearnSpec;
 import io.insika.router.server.routing.RouteSpec;
 import io.insika.router.server.routing.RouteTable;
 import io.insika.router.server.session.SessionSeal;
+import io.insika.router.server.testing.FixturePlugins;
 import io.insika.router.server.testing.Http1Messages;
 import io.insika.router.server.testing.RawHttp;
 import io.insika.router.server.testing.TestServers;
@@ -66,7 +66,7 @@ class PathSpellingsTest {
         BackendPool pool = RouterFixture.ketamaPool(minters.stream().map(MintingBackend::backend).toList());
         RouteTable routes = RouteTable.build(List.of(
                 RouteSpec.learning(Set.of(), "/mcp", LearnSpec.header(MintingBackend.HEADER)),
-                RouteSpec.learning(Set.of(), "/app", LearnSpec.cookie("SESSIONID"))), PluginRegistry.builtIn());
+                RouteSpec.learning(Set.of(), "/app", LearnSpec.cookie("SESSIONID"))), FixturePlugins.builtIn());
         RouterServer router = TestServers.start(routes, pool, TestProxySettings.builder().sessions(SEAL).build());
         closing.add(router);
         return router;
@@ -267,7 +267,7 @@ class PathSpellingsTest {
         closing.add(owner);
         RouteTable routes = RouteTable.build(List.of(
                 RouteSpec.learning(Set.of(), "/mcp", LearnSpec.header(MintingBackend.HEADER)),
-                RouteSpec.learning(Set.of(), "/app", LearnSpec.cookie("SESSIONID"))), PluginRegistry.builtIn());
+                RouteSpec.learning(Set.of(), "/app", LearnSpec.cookie("SESSIONID"))), FixturePlugins.builtIn());
         RouterServer router = TestServers.start(routes, RouterFixture.ketamaPool(List.of(owner.backend())),
                 TestProxySettings.builder().sessions(SEAL).build());
         closing.add(router);

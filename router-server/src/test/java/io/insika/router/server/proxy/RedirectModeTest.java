@@ -14,12 +14,12 @@ import io.helidon.json.JsonParser;
 import io.insika.router.api.Backend;
 import io.insika.router.api.PluginOptions;
 import io.insika.router.server.RouterServer;
-import io.insika.router.server.plugin.PluginRegistry;
 import io.insika.router.server.routing.BackendPool;
 import io.insika.router.server.routing.ExtractorSpec;
 import io.insika.router.server.routing.MissPolicy;
 import io.insika.router.server.routing.RouteSpec;
 import io.insika.router.server.routing.RouteTable;
+import io.insika.router.server.testing.FixturePlugins;
 import io.insika.router.server.testing.LogCapture;
 import io.insika.router.server.testing.Scrape;
 import io.insika.router.server.testing.TestServers;
@@ -63,7 +63,7 @@ class RedirectModeTest {
         pool = RouterFixture.ketamaPool(members);
         RouteSpec route = new RouteSpec(Set.of("POST"), "/v1/responses", List.of(new ExtractorSpec("json-field",
                 PluginOptions.of("routes[0].keys[0]", Map.of("field", "user")))), onMiss);
-        router = TestServers.start(RouteTable.build(List.of(route), PluginRegistry.builtIn()), pool,
+        router = TestServers.start(RouteTable.build(List.of(route), FixturePlugins.builtIn()), pool,
                 TestProxySettings.DEFAULTS);
     }
 
@@ -93,7 +93,7 @@ class RedirectModeTest {
         RouteSpec route = new RouteSpec(Set.of("POST"), "/v1/responses", List.of(new ExtractorSpec("json-field",
                 PluginOptions.of("routes[0].keys[0]", Map.of("field", "user")))),
                 new MissPolicy(MissPolicy.Mode.REDIRECT, Set.of(), 2));
-        router = TestServers.start(RouteTable.build(List.of(route), PluginRegistry.builtIn()), pool,
+        router = TestServers.start(RouteTable.build(List.of(route), FixturePlugins.builtIn()), pool,
                 TestProxySettings.DEFAULTS);
 
         HttpResponse<String> answer = call("alice", Map.of());

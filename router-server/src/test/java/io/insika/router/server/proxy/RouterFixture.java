@@ -12,6 +12,7 @@ import io.insika.router.server.plugin.PluginRegistry;
 import io.insika.router.server.routing.BackendPool;
 import io.insika.router.server.routing.DefaultRoutes;
 import io.insika.router.server.routing.RouteTable;
+import io.insika.router.server.testing.FixturePlugins;
 import io.insika.router.server.testing.TestServers;
 import io.insika.router.server.testing.TestProxySettings;
 
@@ -55,7 +56,7 @@ final class RouterFixture implements AutoCloseable {
 
     /** A pool placing keys with ketama, filled with these backends. */
     static BackendPool ketamaPool(List<Backend> backends) {
-        PluginRegistry registry = PluginRegistry.builtIn();
+        PluginRegistry registry = FixturePlugins.builtIn();
         BackendPool pool = new BackendPool(
                 registry.strategy("ketama").orElseThrow().create(PluginOptions.empty()), "ketama", PluginOptions.empty(),
                 registry.strategy("round-robin").orElseThrow().create(PluginOptions.empty()));
@@ -65,7 +66,7 @@ final class RouterFixture implements AutoCloseable {
 
     /** The seed's route table, built from the built-in extractors. */
     static RouteTable defaultRoutes() {
-        return RouteTable.build(DefaultRoutes.specs(), PluginRegistry.builtIn());
+        return RouteTable.build(DefaultRoutes.specs(), FixturePlugins.builtIn());
     }
 
     URI uri(String pathAndQuery) {

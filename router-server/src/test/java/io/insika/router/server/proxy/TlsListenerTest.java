@@ -33,11 +33,11 @@ import javax.net.ssl.SSLSocket;
 
 import io.insika.router.api.PluginOptions;
 import io.insika.router.server.RouterServer;
-import io.insika.router.server.plugin.PluginRegistry;
 import io.insika.router.server.routing.DefaultRoutes;
 import io.insika.router.server.routing.ExtractorSpec;
 import io.insika.router.server.routing.RouteSpec;
 import io.insika.router.server.routing.RouteTable;
+import io.insika.router.server.testing.FixturePlugins;
 import io.insika.router.server.testing.PeerProgram;
 import io.insika.router.server.testing.RawHttp;
 import io.insika.router.server.testing.TestCertificates;
@@ -252,7 +252,7 @@ class TlsListenerTest {
             specs.add(new RouteSpec(Set.of("GET"), "/socket.io/", List.of(new ExtractorSpec("query",
                     PluginOptions.of("routes[4].keys[0]", Map.of("name", "stickyId"))))));
             router = RouterServer.start(TestServers.settings(new TlsSettings(material(Optional.empty()), false)),
-                    RouteTable.build(specs, PluginRegistry.builtIn()), RouterFixture.ketamaPool(List.of(engine.backend())),
+                    RouteTable.build(specs, FixturePlugins.builtIn()), RouterFixture.ketamaPool(List.of(engine.backend())),
                     TestProxySettings.DEFAULTS);
             List<String> received = new CopyOnWriteArrayList<>();
             CountDownLatch replied = new CountDownLatch(1);

@@ -29,8 +29,8 @@ import io.insika.router.server.ConfigReload;
 import io.insika.router.server.Router;
 import io.insika.router.server.config.RouterConfig;
 import io.insika.router.server.config.RouterConfigLoader;
-import io.insika.router.server.plugin.PluginRegistry;
 import io.insika.router.server.testing.Eventually;
+import io.insika.router.server.testing.FixturePlugins;
 import io.insika.router.server.testing.LogCapture;
 import io.insika.router.server.testing.RawHttp;
 import io.insika.router.server.testing.Scrape;
@@ -199,9 +199,9 @@ class TlsReloadTest {
         Path yaml = Files.writeString(dir.resolve("router.yaml"), "server: { host: 127.0.0.1, port: 0, admin-port: 0,"
                 + " tls: { certificate: " + secret.file("tls.crt") + ", private-key: " + secret.file("tls.key") + " } }\n"
                 + "backends: { static: [ \"" + backend.backend().uri() + "\" ] }\n");
-        RouterConfigLoader loader = new RouterConfigLoader(PluginRegistry.builtIn());
+        RouterConfigLoader loader = new RouterConfigLoader(FixturePlugins.builtIn());
         RouterConfig config = loader.load(Optional.of(yaml), Map.of());
-        router = Router.start(config, PluginRegistry.builtIn());
+        router = Router.start(config, FixturePlugins.builtIn());
         reload = new ConfigReload(router, () -> loader.load(Optional.of(yaml), Map.of()));
     }
 

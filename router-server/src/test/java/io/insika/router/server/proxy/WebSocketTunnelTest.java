@@ -20,11 +20,11 @@ import io.insika.router.api.Backend;
 import io.insika.router.api.PluginOptions;
 import io.insika.router.server.RouterServer;
 import io.insika.router.server.backends.BackendLimits;
-import io.insika.router.server.plugin.PluginRegistry;
 import io.insika.router.server.routing.DefaultRoutes;
 import io.insika.router.server.routing.ExtractorSpec;
 import io.insika.router.server.routing.RouteSpec;
 import io.insika.router.server.routing.RouteTable;
+import io.insika.router.server.testing.FixturePlugins;
 import io.insika.router.server.testing.RawHttp;
 import io.insika.router.server.testing.TestServers;
 import org.junit.jupiter.api.AfterEach;
@@ -68,7 +68,7 @@ class WebSocketTunnelTest {
         List<RouteSpec> specs = new ArrayList<>(DefaultRoutes.specs());
         specs.add(new RouteSpec(Set.of("GET", "POST"), "/socket.io/",
                 List.of(new ExtractorSpec("query", PluginOptions.of("routes[4].keys[0]", java.util.Map.of("name", "stickyId"))))));
-        router = TestServers.start(RouteTable.build(specs, PluginRegistry.builtIn()),
+        router = TestServers.start(RouteTable.build(specs, FixturePlugins.builtIn()),
                 RouterFixture.ketamaPool(backends.stream().map(EchoBackend::backend).toList()), settings);
     }
 

@@ -13,7 +13,7 @@ import io.helidon.json.JsonValue;
 import io.insika.router.api.Backend;
 import io.insika.router.api.Picker;
 import io.insika.router.api.PluginOptions;
-import io.insika.router.server.plugin.PluginRegistry;
+import io.insika.router.server.testing.FixturePlugins;
 import io.insika.router.server.testing.PeerProgram;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -52,7 +52,7 @@ class PlacementReferencesTest {
                         .withWeight(backend.asObject().intValue("weight").orElseThrow()));
             }
             for (String strategy : List.of("ketama", "rendezvous")) {
-                Picker picker = PluginRegistry.builtIn().strategy(strategy).orElseThrow().create(PluginOptions.empty())
+                Picker picker = FixturePlugins.builtIn().strategy(strategy).orElseThrow().create(PluginOptions.empty())
                         .picker(backends);
                 for (JsonValue owner : set.arrayValue("owners").orElseThrow().values()) {
                     String key = owner.asObject().stringValue("key").orElseThrow();

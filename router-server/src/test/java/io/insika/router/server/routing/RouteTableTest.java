@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-import io.insika.router.server.plugin.PluginRegistry;
+import io.insika.router.server.testing.FixturePlugins;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -25,7 +25,7 @@ class RouteTableTest {
         List<RouteSpec> specs = new ArrayList<>(DefaultRoutes.specs());
         specs.add(RouteSpec.learning(Set.of(), "/mcp", LearnSpec.header("Mcp-Session-Id")));
         specs.add(RouteSpec.learning(Set.of(), "/app/", LearnSpec.cookie("SESSIONID")));
-        return RouteTable.build(specs, PluginRegistry.builtIn());
+        return RouteTable.build(specs, FixturePlugins.builtIn());
     }
 
     @ParameterizedTest(name = "{0} {1} -> {2}")
@@ -75,7 +75,7 @@ class RouteTableTest {
         RouteTable table = RouteTable.build(List.of(
                 RouteSpec.learning(Set.of(), "/mcp", LearnSpec.header("Mcp-Session-Id")),
                 RouteSpec.learning(Set.of(), "/v2/mcp", LearnSpec.header("mcp-session-id")),
-                RouteSpec.learning(Set.of(), "/app", LearnSpec.cookie("SESSIONID"))), PluginRegistry.builtIn());
+                RouteSpec.learning(Set.of(), "/app", LearnSpec.cookie("SESSIONID"))), FixturePlugins.builtIn());
 
         assertThat(table.learnedCarriers(), contains(LearnSpec.header("Mcp-Session-Id"), LearnSpec.cookie("SESSIONID")));
     }

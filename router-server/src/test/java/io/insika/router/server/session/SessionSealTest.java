@@ -126,8 +126,8 @@ class SessionSealTest {
         Path file = dir.resolve("secret");
         Files.write(file, "0123456789abcdef0123456789abcdef\r\n".getBytes(StandardCharsets.US_ASCII));
 
-        assertThat(SessionSeal.read(file, Optional.empty()).description(),
-                is(SessionSeal.of(SECRET, Optional.empty()).description()));
+        assertThat(SessionSeal.read(file, Optional.empty()).toString(),
+                is(SessionSeal.of(SECRET, Optional.empty()).toString()));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> SessionSeal.read(dir.resolve("missing"), Optional.empty()));
         assertThat(e.getMessage(), containsString("missing] (expected: a readable file"));
@@ -142,9 +142,9 @@ class SessionSealTest {
 
     @Test
     void theDescriptionTellsSecretsApartAndRevealsNeither() {
-        String one = SessionSeal.of(SECRET, Optional.empty()).description();
+        String one = SessionSeal.of(SECRET, Optional.empty()).toString();
         String two = SessionSeal.of("another secret, thirty-two bytes!".getBytes(StandardCharsets.US_ASCII),
-                Optional.empty()).description();
+                Optional.empty()).toString();
 
         assertThat(one.equals(two), is(false));
         assertThat(one.contains("0123"), is(false));

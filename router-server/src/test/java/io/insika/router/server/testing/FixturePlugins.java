@@ -49,6 +49,11 @@ public final class FixturePlugins {
     private FixturePlugins() {
     }
 
+    /** The providers on the class path alone, found as the router finds its built-ins. */
+    public static PluginRegistry builtIn() {
+        return PluginRegistry.load(PluginRegistry.class.getClassLoader());
+    }
+
     /** The registry: built-ins plus whichever stand-ins they lack. Built once per test JVM. */
     public static PluginRegistry registry() {
         return Holder.REGISTRY;
@@ -59,7 +64,7 @@ public final class FixturePlugins {
     }
 
     private static PluginRegistry load() {
-        PluginRegistry builtIn = PluginRegistry.builtIn();
+        PluginRegistry builtIn = builtIn();
         try {
             Path dir = Files.createTempDirectory("insika-fixture-plugins");
             // the loader keeps reading the directory while tests run: delete it as the JVM ends
