@@ -66,14 +66,17 @@ class LeanHeadFuzzTest {
                     || f.startsWith("http2-settings: "));
         }
         expected.addAll(synthesized);
-        assertThat(fields(lean.headers()), is(expected));
+        // the order of fields of different names carries no meaning (RFC 9110 5.3), and Helidon's
+        // headers do not keep it; the order of one name's values does
+        assertThat(byName(fields(lean.headers())), is(byName(expected)));
         boolean chunked = headers.contains(HeaderNames.TRANSFER_ENCODING);
         assertThat(lean.contentLength(), is(chunked ? -1L : headers.contentLength().orElse(0)));
         if (chunked) {
             assertThat(headers.get(HeaderNames.TRANSFER_ENCODING).allValues(), is(List.of("chunked")));
             assertThat(headers.contains(HeaderNames.CONTENT_LENGTH), is(false));
         }
-        assertThat(headers.all(HeaderNames.HOST, List::of).size(), is(1));
+        // exactly one Host is forwarded: the client's, or the one given an HTTP/1.0 head without
+        assertThat(lean.headers().all(HeaderNames.HOST, List::of).size(), is(1));
     }
 
     // The same head with HTTP/1.1 in its request line
@@ -103,6 +106,13 @@ class LeanHeadFuzzTest {
         byte[] head = Arrays.copyOf(data, data.length + END.length);
         System.arraycopy(END, 0, head, data.length, END.length);
         return head;
+    }
+
+    // Stable: the values of one name keep their order
+    private static List<String> byName(List<String> fields) {
+        List<String> sorted = new ArrayList<>(fields);
+        sorted.sort(java.util.Comparator.comparing(field -> field.substring(0, field.indexOf(':'))));
+        return sorted;
     }
 
     private static List<String> fields(io.helidon.http.Headers headers) {
