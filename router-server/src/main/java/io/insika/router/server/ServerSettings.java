@@ -45,33 +45,6 @@ public record ServerSettings(String host, int port, String adminHost, int adminP
     /** Helidon's own default grace; what a server started without one gets. */
     public static final Duration HELIDON_GRACE = Duration.ofMillis(500);
 
-    /** Plain HTTP on both sockets. */
-    public ServerSettings(String host, int port, String adminHost, int adminPort, Duration shutdownGrace,
-                          Duration stopDelay, int maxConnections, boolean leanHttp1, Duration headTimeout,
-                          Duration idleTimeout) {
-        this(host, port, adminHost, adminPort, shutdownGrace, stopDelay, maxConnections, leanHttp1, headTimeout,
-                idleTimeout, Optional.empty());
-    }
-
-    /** Both sockets on one address. */
-    public ServerSettings(String host, int port, int adminPort, Duration shutdownGrace, Duration stopDelay,
-                          int maxConnections, boolean leanHttp1, Duration headTimeout, Duration idleTimeout) {
-        this(host, port, host, adminPort, shutdownGrace, stopDelay, maxConnections, leanHttp1, headTimeout, idleTimeout);
-    }
-
-    /** Both sockets on one address, the default head and idle timeouts. */
-    public ServerSettings(String host, int port, int adminPort, Duration shutdownGrace, Duration stopDelay,
-                          int maxConnections, boolean leanHttp1) {
-        this(host, port, adminPort, shutdownGrace, stopDelay, maxConnections, leanHttp1, DEFAULT_HEAD_TIMEOUT,
-                DEFAULT_IDLE_TIMEOUT);
-    }
-
-    /** Both sockets on one address, stopping at once when asked: no stop delay. */
-    public ServerSettings(String host, int port, int adminPort, Duration shutdownGrace) {
-        this(host, port, adminPort, shutdownGrace, Duration.ZERO, DEFAULT_MAX_CONNECTIONS, true, DEFAULT_HEAD_TIMEOUT,
-                DEFAULT_IDLE_TIMEOUT);
-    }
-
     public ServerSettings {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(adminHost, "adminHost");

@@ -14,8 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ProxyListenerTest {
 
     private final WebServerConfig listener = RouterServer.proxyListener(
-            new ServerSettings("127.0.0.1", 0, 0, Duration.ofSeconds(7), Duration.ZERO, 123, true,
-                    Duration.ofSeconds(20), Duration.ofSeconds(40))).buildPrototype();
+            new ServerSettings("127.0.0.1", 0, "127.0.0.1", 0, Duration.ofSeconds(7), Duration.ZERO, 123, true,
+                    Duration.ofSeconds(20), Duration.ofSeconds(40), java.util.Optional.empty())).buildPrototype();
 
     @Test
     void eachConnectionKeepsOneSocketBufferNotTwo() {

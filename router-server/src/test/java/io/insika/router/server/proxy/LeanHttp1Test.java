@@ -37,9 +37,9 @@ class LeanHttp1Test {
     @BeforeEach
     void start() {
         backend = TestBackend.start("only");
-        router = RouterServer.start(new ServerSettings("127.0.0.1", 0, 0, ServerSettings.HELIDON_GRACE, Duration.ZERO,
-                        ServerSettings.DEFAULT_MAX_CONNECTIONS, true, ServerSettings.DEFAULT_HEAD_TIMEOUT,
-                        ServerSettings.DEFAULT_IDLE_TIMEOUT), RouterFixture.defaultRoutes(),
+        router = RouterServer.start(new ServerSettings("127.0.0.1", 0, "127.0.0.1", 0,
+                        ServerSettings.HELIDON_GRACE, Duration.ZERO, ServerSettings.DEFAULT_MAX_CONNECTIONS, true,
+                        ServerSettings.DEFAULT_HEAD_TIMEOUT, ServerSettings.DEFAULT_IDLE_TIMEOUT, java.util.Optional.empty()), RouterFixture.defaultRoutes(),
                 RouterFixture.ketamaPool(List.of(backend.backend())), TestProxySettings.DEFAULTS);
     }
 

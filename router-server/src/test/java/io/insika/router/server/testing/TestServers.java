@@ -30,8 +30,8 @@ public final class TestServers {
     }
 
     public static ServerSettings settings(Duration grace, Duration stopDelay, int maxConnections) {
-        return new ServerSettings("127.0.0.1", 0, 0, grace, stopDelay, maxConnections, leanHttp1(),
-                ServerSettings.DEFAULT_HEAD_TIMEOUT, ServerSettings.DEFAULT_IDLE_TIMEOUT);
+        return new ServerSettings("127.0.0.1", 0, "127.0.0.1", 0, grace, stopDelay, maxConnections, leanHttp1(),
+                ServerSettings.DEFAULT_HEAD_TIMEOUT, ServerSettings.DEFAULT_IDLE_TIMEOUT, java.util.Optional.empty());
     }
 
     /** Loopback, any free ports, serving this TLS. */
@@ -44,8 +44,8 @@ public final class TestServers {
 
     /** Loopback, any free ports, with these limits on client connections. */
     public static ServerSettings settings(int maxConnections, Duration headTimeout, Duration idleTimeout) {
-        return new ServerSettings("127.0.0.1", 0, 0, ServerSettings.HELIDON_GRACE, Duration.ZERO, maxConnections,
-                leanHttp1(), headTimeout, idleTimeout);
+        return new ServerSettings("127.0.0.1", 0, "127.0.0.1", 0, ServerSettings.HELIDON_GRACE, Duration.ZERO,
+                maxConnections, leanHttp1(), headTimeout, idleTimeout, java.util.Optional.empty());
     }
 
     public static RouterServer start(RouteTable routes, BackendPool pool, ProxySettings settings) {
