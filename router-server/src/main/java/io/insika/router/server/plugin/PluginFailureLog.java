@@ -2,12 +2,9 @@ package io.insika.router.server.plugin;
 
 import java.lang.System.Logger.Level;
 import java.time.Duration;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
-import io.insika.router.server.config.DurationText;
+import io.insika.router.server.logging.IntervalCounts;
 import io.insika.router.server.routing.PluginFailedException;
 
 /**
@@ -23,22 +20,8 @@ public final class PluginFailureLog {
 
     private static final System.Logger LOGGER = System.getLogger(PluginFailureLog.class.getName());
 
-    /** One plugin doing one thing: when it may be said next, and how often it failed since. */
-    private static final class Window {
-        final AtomicLong due;
-        final AtomicLong failures = new AtomicLong();
-        volatile boolean said;
-
-        Window(long now) {
-            due = new AtomicLong(now);
-        }
-    }
-
-    private final long interval;
-    private final String every;
-    private final LongSupplier clock;
-    // as many entries as the configuration names plugins and routes: it never grows with traffic
-    private final ConcurrentMap<String, Window> windows = new ConcurrentHashMap<>();
+    // by plugin and what it did: as many keys as the configuration names plugins and routes
+    private final IntervalCounts counts;
 
     public PluginFailureLog() {
         this(INTERVAL, System::nanoTime);
@@ -48,9 +31,7 @@ public final class PluginFailureLog {
      * @param clock {@link System#nanoTime()}, or a test's
      */
     PluginFailureLog(Duration interval, LongSupplier clock) {
-        this.interval = interval.toNanos();
-        this.every = DurationText.format(interval);
-        this.clock = clock;
+        this.counts = new IntervalCounts(interval, clock);
     }
 
     /**
@@ -61,18 +42,13 @@ public final class PluginFailureLog {
      * @param consequence what the router did about it, such as {@code the request got 500}
      */
     public void failed(PluginFailedException failure, String consequence) {
-        long now = clock.getAsLong();
-        Window window = windows.computeIfAbsent(failure.what(), what -> new Window(now));
-        window.failures.incrementAndGet();
-        long due = window.due.get();
-        if (now - due < 0 || !window.due.compareAndSet(due, now + interval)) {
+        IntervalCounts.Due due = counts.count(failure.what());
+        if (due == null) {
             return;
         }
-        long count = window.failures.getAndSet(0);
-        String times = window.said
-                ? count + " time(s) since last said"
-                : "said again at most once every " + every + ", with a count";
-        window.said = true;
+        String times = due.first()
+                ? "said again at most once every " + counts.every() + ", with a count"
+                : due.count() + " time(s) since last said";
         LOGGER.log(Level.WARNING, failure.getMessage() + "; " + consequence + " (" + times + ")", failure.getCause());
     }
 }
