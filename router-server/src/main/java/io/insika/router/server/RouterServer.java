@@ -33,10 +33,12 @@ import io.insika.router.server.metrics.MetricsEndpoint;
 import io.insika.router.server.metrics.RouterMetrics;
 import io.insika.router.server.proxy.OpenLimit;
 import io.insika.router.server.proxy.LeanHttp1Selector;
+import io.insika.router.server.proxy.ListenerSocketOptions;
 import io.insika.router.server.proxy.PassThroughEncoding;
 import io.insika.router.server.proxy.ProxyHandler;
 import io.insika.router.server.proxy.ProxySettings;
 import io.insika.router.server.proxy.UnreadableHeadAnswer;
+import io.insika.router.server.proxy.UnclaimedConnections;
 import io.insika.router.server.proxy.UpgradeTunnelConfig;
 import io.insika.router.server.routing.BackendPool;
 import io.insika.router.server.routing.RouteTable;
@@ -65,10 +67,13 @@ public final class RouterServer implements AutoCloseable {
     private final RouterMetrics metrics;
     private final Duration stopDelay;
     private final CountDownLatch hurry = new CountDownLatch(1);
+    private final UnclaimedConnections unclaimed;
 
     private RouterServer(WebServer server, WebServer admin, ProxyHandler proxy, Optional<ListenerTls> tls,
-                         HealthChecker checker, DrainReadiness draining, RouterMetrics metrics, Duration stopDelay) {
+                         HealthChecker checker, DrainReadiness draining, RouterMetrics metrics, Duration stopDelay,
+                         UnclaimedConnections unclaimed) {
         this.tls = tls;
+        this.unclaimed = unclaimed;
         this.checker = checker;
         this.metrics = metrics;
         this.stopDelay = stopDelay;
@@ -157,7 +162,10 @@ public final class RouterServer implements AutoCloseable {
             throw cannotListen(server.adminHost(), server.adminPort());
         }
         Http1Config http1 = Http1Config.builder().maxPrologueLength(8192).build();
-        WebServerConfig.Builder mainConfig = proxyListener(server)
+        UnclaimedConnections unclaimed = UnclaimedConnections.start(server.headTimeout(), idleCheckPeriod(server));
+        metrics.counter("client_connections_silent", "Client connections closed because nothing that names a protocol"
+                + " (a request, a TLS handshake) arrived within server.head-timeout of their accept", unclaimed::closed);
+        WebServerConfig.Builder mainConfig = proxyListener(server, unclaimed)
                 .routing(routing -> routing(routing, proxy));
         // Over TLS the lean path reads and writes through Helidon's TLS socket as it does through
         // a plain one: the same selector serves both (TlsListenerTest, the corpus over TLS)
@@ -171,31 +179,33 @@ public final class RouterServer implements AutoCloseable {
         LeanHttp1Selector lean = new LeanHttp1Selector(proxy, http1, protocols, UP, server, connections);
         metrics.counter("http1_handovers", "Client connections handed to Helidon's HTTP/1 at their first request"
                 + " outside the plain subset the router frames itself", lean::handovers);
-        mainConfig.addConnectionSelector(lean);
+        mainConfig.addConnectionSelector(unclaimed.claiming(lean));
         WebServer main = mainConfig.build().start();
         if (!main.isRunning()) {
             admin.stop();
+            unclaimed.close();
             proxy.close();
             throw cannotListen(server.host(), server.port());
         }
         HealthChecker checker = settings.health().path().isPresent()
                 ? HealthChecker.start(settings.health(), () -> pool.snapshot().backends(), states)
                 : null;
-        return new RouterServer(main, admin, proxy, tls, checker, draining, metrics, server.stopDelay());
+        return new RouterServer(main, admin, proxy, tls, checker, draining, metrics, server.stopDelay(), unclaimed);
     }
 
     /**
      * The proxy socket's listener settings, before its routing and protocols: what a proxy needs
      * of Helidon's listener differs from its defaults (ProxyListenerTest).
      */
-    static WebServerConfig.Builder proxyListener(ServerSettings server) {
+    static WebServerConfig.Builder proxyListener(ServerSettings server, UnclaimedConnections unclaimed) {
         return WebServer.builder()
                 .host(server.host())
                 .port(server.port())
                 // Every answer leaves as soon as it is written: with Nagle's algorithm on, a write
                 // after one the client has not acknowledged yet (the end of a chunked body sent
                 // apart from its last data) waits for the client's delayed ACK, ~40 ms.
-                .connectionOptions(CLIENT_SOCKETS)
+                // and each accepted connection is closed if no protocol claims it in head-timeout
+                .connectionOptions(new ListenerSocketOptions(CLIENT_SOCKETS, unclaimed))
                 .shutdownHook(false)
                 // Helidon's stop closes the server socket, lets busy connections finish their
                 // request for this long, then interrupts them (ServerListener.suspend, 4.5.0).
@@ -330,6 +340,7 @@ public final class RouterServer implements AutoCloseable {
         }
         // Helidon's stop refuses to run on an interrupted thread, so the flag is restored after
         server.stop();
+        unclaimed.close();
         if (checker != null) {
             checker.close();
         }

@@ -4,6 +4,8 @@ import java.time.Duration;
 
 import io.helidon.webserver.WebServerConfig;
 import io.insika.router.server.proxy.LeanHttp1Selector;
+import io.insika.router.server.proxy.UnclaimedConnections;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -13,9 +15,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** What the proxy socket asks of Helidon's listener where its defaults do not suit a proxy. */
 class ProxyListenerTest {
 
+    private final UnclaimedConnections unclaimed = UnclaimedConnections.start(Duration.ofSeconds(20), Duration.ofSeconds(5));
     private final WebServerConfig listener = RouterServer.proxyListener(
             new ServerSettings("127.0.0.1", 0, "127.0.0.1", 0, Duration.ofSeconds(7), Duration.ZERO, 123, true,
-                    Duration.ofSeconds(20), Duration.ofSeconds(40), java.util.Optional.empty())).buildPrototype();
+                    Duration.ofSeconds(20), Duration.ofSeconds(40), java.util.Optional.empty()), unclaimed).buildPrototype();
+
+    @AfterEach
+    void stop() {
+        unclaimed.close();
+    }
 
     @Test
     void eachConnectionKeepsOneSocketBufferNotTwo() {

@@ -65,7 +65,8 @@ public final class Settings {
             "Client connections the proxy port holds at once.", c -> c.server().maxConnections());
     public static final Setting<Duration> HEAD_TIMEOUT = Setting.of("server.head-timeout",
             "INSIKA_ROUTER_HEAD_TIMEOUT", ValueType.positiveDuration(), ServerSettings.DEFAULT_HEAD_TIMEOUT, RESTART,
-            "How long a request head may take to arrive, from its first byte; then the connection closes.",
+            "How long a request head may take to arrive, from its first byte (a new connection's first"
+                    + " request and TLS handshake: from its accept); then the connection closes.",
             c -> c.server().headTimeout());
     public static final Setting<Duration> IDLE_TIMEOUT = Setting.of("server.idle-timeout",
             "INSIKA_ROUTER_IDLE_TIMEOUT", ValueType.positiveDuration(), ServerSettings.DEFAULT_IDLE_TIMEOUT, RESTART,

@@ -35,8 +35,11 @@ class ClientDeadlinesTest {
     // the connection must be gone well within this: each check runs every quarter timeout
     private static final int CLOSED_WITHIN_MILLIS = 8_000;
 
+    private static final int LIMIT = 4;
+
     private TestBackend backend;
     private RouterServer router;
+    private RouterServer limited; // server.max-connections: LIMIT
 
     @BeforeEach
     void start() {
@@ -44,11 +47,14 @@ class ClientDeadlinesTest {
         ServerSettings server = TestServers.settings(ServerSettings.DEFAULT_MAX_CONNECTIONS, HEAD_TIMEOUT, IDLE_TIMEOUT);
         router = RouterServer.start(server, RouterFixture.defaultRoutes(),
                 RouterFixture.ketamaPool(List.of(backend.backend())), TestProxySettings.DEFAULTS);
+        limited = RouterServer.start(TestServers.settings(LIMIT, HEAD_TIMEOUT, IDLE_TIMEOUT), RouterFixture.defaultRoutes(),
+                RouterFixture.ketamaPool(List.of(backend.backend())), TestProxySettings.DEFAULTS);
     }
 
     @AfterEach
     void stop() {
         router.close();
+        limited.close();
         backend.close();
     }
 
@@ -73,6 +79,44 @@ class ClientDeadlinesTest {
             assertThat("the trickled head's connection was closed", closed, is(true));
         }
         assertThat("nothing of it reached a backend", backend.hits.get(), is(0));
+    }
+
+    @Test
+    void aConnectionThatSendsNothingIsClosedAfterTheHeadTimeout() throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", router.port())) {
+            socket.setSoTimeout(CLOSED_WITHIN_MILLIS);
+            assertThat("the silent connection ends", drain(socket.getInputStream()), is(true));
+        }
+    }
+
+    @Test
+    void aConnectionThatSendsTooLittleToTellItsProtocolIsClosedAfterTheHeadTimeout() throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", router.port())) {
+            socket.setSoTimeout(CLOSED_WITHIN_MILLIS);
+            socket.getOutputStream().write('G');
+            assertThat("the connection of one byte ends", drain(socket.getInputStream()), is(true));
+        }
+    }
+
+    @Test
+    void silentConnectionsPastTheLimitLeaveOnTheirDeadlineAndLetOthersIn() throws Exception {
+        List<Socket> silent = new ArrayList<>();
+        try {
+            // every slot and the whole reserve past it: later clients wait in the listen backlog
+            for (int i = 0; i < LIMIT + LeanHttp1Selector.OVER_LIMIT_RESERVE + 8; i++) {
+                silent.add(new Socket("127.0.0.1", limited.port()));
+            }
+            try (Socket probe = new Socket("127.0.0.1", limited.port())) {
+                probe.setSoTimeout(CLOSED_WITHIN_MILLIS);
+                probe.getOutputStream().write("GET /up HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                assertThat("/up answers once the silent ones are gone",
+                        RawHttp.readHead(probe.getInputStream()), startsWith("HTTP/1.1 200"));
+            }
+        } finally {
+            for (Socket socket : silent) {
+                socket.close();
+            }
+        }
     }
 
     @Test

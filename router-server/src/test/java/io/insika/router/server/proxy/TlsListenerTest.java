@@ -33,6 +33,7 @@ import javax.net.ssl.SSLSocket;
 
 import io.insika.router.api.PluginOptions;
 import io.insika.router.server.RouterServer;
+import io.insika.router.server.ServerSettings;
 import io.insika.router.server.routing.DefaultRoutes;
 import io.insika.router.server.routing.ExtractorSpec;
 import io.insika.router.server.routing.RouteSpec;
@@ -215,6 +216,31 @@ class TlsListenerTest {
             }
         }
         assertThat("nothing was proxied", backends.getFirst().hits.get(), is(0));
+    }
+
+    @Test
+    void aClientThatStallsItsHandshakeIsClosedAfterTheHeadTimeout() throws Exception {
+        backends.add(TestBackend.start("backend-0"));
+        ServerSettings tls = TestServers.settings(new TlsSettings(material(Optional.empty()), false));
+        router = RouterServer.start(new ServerSettings(tls.host(), tls.port(), tls.adminHost(), tls.adminPort(),
+                        tls.shutdownGrace(), tls.stopDelay(), tls.maxConnections(), tls.leanHttp1(), Duration.ofMillis(800),
+                        tls.idleTimeout(), tls.tls()),
+                RouterFixture.defaultRoutes(), RouterFixture.ketamaPool(List.of(backends.getFirst().backend())),
+                TestProxySettings.DEFAULTS);
+        try (Socket silent = new Socket("127.0.0.1", router.port());
+             Socket stalled = new Socket("127.0.0.1", router.port())) {
+            stalled.getOutputStream().write(new byte[] {0x16, 0x03, 0x01, 0x02, 0x00}); // a ClientHello's record header only
+            for (Socket socket : List.of(silent, stalled)) {
+                socket.setSoTimeout(8_000);
+                try {
+                    assertThat("closed with nothing sent", socket.getInputStream().read(), is(-1));
+                } catch (SocketTimeoutException e) {
+                    throw new AssertionError("the connection was left open", e);
+                } catch (IOException reset) {
+                    // closed
+                }
+            }
+        }
     }
 
     @Test
