@@ -286,7 +286,9 @@ public final class RouterMetrics {
 
     /** The series of the backend a request was sent to. */
     public BackendMeters backend(Backend backend) {
-        return byBackend.computeIfAbsent(backend.id(), this::meters);
+        // looked up before computeIfAbsent, whose bound method reference is made on every call
+        BackendMeters meters = byBackend.get(backend.id());
+        return meters != null ? meters : byBackend.computeIfAbsent(backend.id(), this::meters);
     }
 
     /** A request found the pool empty. */
