@@ -39,22 +39,64 @@ final class LeanAnswer implements ClientAnswer {
     private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
     private final DataWriter writer;
+    private final Scratch scratch;
     private final boolean http10;
-    private final List<Header> headers = new ArrayList<>(16);
+    private final List<Header> headers;
     private Status status = Status.OK_200;
     private boolean close;
     private boolean sent;
     private long written;
 
     /**
-     * @param writer the client connection's writer
-     * @param close  whether the connection closes after this answer
-     * @param http10 whether the client speaks HTTP/1.0: no chunked coding then
+     * @param writer  the client connection's writer
+     * @param scratch the connection's buffers, which its answers take in turn
+     * @param close   whether the connection closes after this answer
+     * @param http10  whether the client speaks HTTP/1.0: no chunked coding then
      */
-    LeanAnswer(DataWriter writer, boolean close, boolean http10) {
+    LeanAnswer(DataWriter writer, Scratch scratch, boolean close, boolean http10) {
         this.writer = writer;
+        this.scratch = scratch;
+        this.headers = scratch.headers();
         this.close = close;
         this.http10 = http10;
+    }
+
+    /**
+     * What a connection's answers are gathered in, kept from one answer to the next: the list of
+     * fields and the buffer a head (with the body's first bytes) is written to. A new head buffer
+     * and list per answer were a tenth of the bytes a proxied request allocated. The buffer is
+     * kept only while an answer's bytes fit {@link #KEPT}, so an open connection holds ~1 KiB
+     * after a large answer as after a small one. One answer at a time uses them: a connection
+     * answers its requests one after the other.
+     */
+    static final class Scratch {
+        static final int INITIAL = 1024;
+        static final int KEPT = 2048;
+        private final List<Header> headers = new ArrayList<>(16);
+        private BufferData buffer;
+
+        private List<Header> headers() {
+            headers.clear();
+            return headers;
+        }
+
+        // the buffer, empty; until it is given back nobody else writes to it
+        private BufferData take() {
+            BufferData taken = buffer;
+            if (taken == null) {
+                return BufferData.growing(INITIAL);
+            }
+            buffer = null;
+            taken.clear();
+            return taken;
+        }
+
+        // after its bytes were written out (writeNow returns once the socket took them)
+        private void giveBack(BufferData written, int size) {
+            if (size <= KEPT) {
+                buffer = written;
+            }
+        }
     }
 
     /** Whether the connection must close after this answer. */
@@ -118,7 +160,7 @@ final class LeanAnswer implements ClientAnswer {
      * the connection carries the new protocol from here.
      */
     void sendSwitch() {
-        BufferData head = BufferData.growing(256);
+        BufferData head = scratch.take();
         head.write(SWITCHING);
         for (Header header : headers) {
             header.writeHttp1Header(head);
@@ -223,7 +265,7 @@ final class LeanAnswer implements ClientAnswer {
                 held.write('\n');
                 headWritten = true;
             } else if (held == null) {
-                held = BufferData.growing(Math.max(room, 64));
+                held = scratch.take();
             }
             return held;
         }
@@ -260,7 +302,7 @@ final class LeanAnswer implements ClientAnswer {
     // The status line, Date, Connection, the fields and the length given; the empty line too
     // when ended (a stream adds its Transfer-Encoding first)
     private BufferData head(String contentLength, boolean ended) {
-        BufferData head = BufferData.growing(512);
+        BufferData head = scratch.take();
         if (status.code() == 200) {
             head.write(OK);
         } else {
@@ -290,10 +332,12 @@ final class LeanAnswer implements ClientAnswer {
 
     // a failed write is the client's: the connection ends, as Helidon's response says it
     private void write(BufferData data) {
+        int size = data.available();
         try {
             writer.writeNow(data);
         } catch (RuntimeException e) {
             throw new ServerConnectionException("failed to write the answer", e);
         }
+        scratch.giveBack(data, size);
     }
 }

@@ -2,6 +2,7 @@ package io.insika.router.server.proxy;
 
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -53,7 +54,9 @@ final class LeanHttp1Connection implements ServerConnection {
     private final ProxyHandler proxy;
     private final ServerConnectionSelector helidon;
     private final String ownPath;
+    private final LeanAnswer.Scratch answers = new LeanAnswer.Scratch();
     private String authority;
+    private SocketAddress peer;
     private byte[] scratch = new byte[FIRST_SCRATCH];
     private volatile ServerConnection handedOver;
     private volatile Thread thread;
@@ -96,7 +99,7 @@ final class LeanHttp1Connection implements ServerConnection {
         if (n > 0) {
             reader.getBuffer(n).read(scratch, 0, n);
         }
-        LeanAnswer answer = new LeanAnswer(ctx.dataWriter(), true, true);
+        LeanAnswer answer = new LeanAnswer(ctx.dataWriter(), new LeanAnswer.Scratch(), true, true);
         try {
             if (startsWith(scratch, n, UP_GET) || startsWith(scratch, n, UP_HEAD)) {
                 answer.header(HeaderValues.CONTENT_TYPE_TEXT_PLAIN);
@@ -174,7 +177,7 @@ final class LeanHttp1Connection implements ServerConnection {
         }
         reader.skip(end);
         if (head.prologue().uriPath().path().equals(ownPath)) {
-            LeanAnswer answer = new LeanAnswer(ctx.dataWriter(), head.close(), true);
+            LeanAnswer answer = new LeanAnswer(ctx.dataWriter(), answers, head.close(), true);
             answer.header(HeaderValues.CONTENT_TYPE_TEXT_PLAIN);
             if (head.prologue().method() == Method.HEAD) {
                 answer.header(HeaderNames.CONTENT_LENGTH, Integer.toString(UP_BODY.length));
@@ -206,13 +209,21 @@ final class LeanHttp1Connection implements ServerConnection {
 
     // An answer of the router's own, and the connection closes: what follows is not read.
     private void refuse(Status status) {
-        LeanAnswer answer = new LeanAnswer(ctx.dataWriter(), true, true);
+        LeanAnswer answer = new LeanAnswer(ctx.dataWriter(), new LeanAnswer.Scratch(), true, true);
         answer.status(status);
         try {
             answer.send();
         } catch (RuntimeException ignored) {
             // the client is gone
         }
+    }
+
+    // the client's address, asked once: Helidon makes a new PeerInfo on every ask
+    private SocketAddress peer() {
+        if (peer == null) {
+            peer = ctx.remotePeer().address();
+        }
+        return peer;
     }
 
     // host:port the client reached, the Host of an HTTP/1.0 request that sent none
@@ -236,9 +247,9 @@ final class LeanHttp1Connection implements ServerConnection {
     private boolean serve(LeanHead head) {
         InputStream body = head.contentLength() > 0 ? new LeanBody(reader, head.contentLength())
                 : head.contentLength() < 0 ? new LeanChunkedBody(reader) : null;
-        LeanAnswer answer = new LeanAnswer(ctx.dataWriter(), head.close(), head.http10());
+        LeanAnswer answer = new LeanAnswer(ctx.dataWriter(), answers, head.close(), head.http10());
         try {
-            proxy.proxy(new ClientRequest(head.prologue(), head.headers(), ctx.remotePeer().address(),
+            proxy.proxy(new ClientRequest(head.prologue(), head.headers(), peer(),
                     ctx.isSecure(), body), answer, true);
         } catch (CloseConnectionException e) {
             return false;

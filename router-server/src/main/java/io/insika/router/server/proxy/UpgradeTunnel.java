@@ -64,7 +64,7 @@ final class UpgradeTunnel implements Http1Upgrader {
         ClientRequest request = new ClientRequest(prologue, requestHeaders, ctx.remotePeer().address(), ctx.isSecure(),
                 null); // Helidon only offers upgrades without a body
         // every answer on it closes the connection, which has left Helidon's HTTP/1
-        LeanAnswer answer = new LeanAnswer(ctx.dataWriter(), true, false);
+        LeanAnswer answer = new LeanAnswer(ctx.dataWriter(), new LeanAnswer.Scratch(), true, false);
         ProxyCall call = parts.call(request, answer);
         if (!ClientHeadCheck.forwardable(call.target(), requestHeaders)) {
             return null; // the proxy refuses it with 400

@@ -17,6 +17,7 @@ import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.sameInstance;
 import static org.hamcrest.Matchers.startsWith;
 
 /**
@@ -28,6 +29,7 @@ class LeanAnswerTest {
     /** Each writeNow as the client would receive it. */
     private static final class Writes implements DataWriter {
         final List<String> writes = new ArrayList<>();
+        final List<BufferData> buffers = new ArrayList<>();
 
         @Override
         public void write(BufferData... buffers) {
@@ -48,6 +50,7 @@ class LeanAnswerTest {
 
         @Override
         public void writeNow(BufferData buffer) {
+            buffers.add(buffer);
             byte[] bytes = new byte[buffer.available()];
             buffer.read(bytes);
             writes.add(new String(bytes, StandardCharsets.ISO_8859_1));
@@ -61,7 +64,7 @@ class LeanAnswerTest {
     @Test
     void aChunkedAnswersLastDataAndItsEndLeaveInOneWrite() throws Exception {
         Writes socket = new Writes();
-        OutputStream body = new LeanAnswer(socket, false, false).outputStream();
+        OutputStream body = new LeanAnswer(socket, new LeanAnswer.Scratch(), false, false).outputStream();
 
         body.write(ascii("hello "));
         body.flush(); // the relay's flush: its next read of the backend would wait
@@ -76,7 +79,7 @@ class LeanAnswerTest {
     @Test
     void anAnswerReadInOneGoIsOneWriteHeadToEnd() throws Exception {
         Writes socket = new Writes();
-        OutputStream body = new LeanAnswer(socket, false, false).outputStream();
+        OutputStream body = new LeanAnswer(socket, new LeanAnswer.Scratch(), false, false).outputStream();
 
         body.write(ascii("a"));
         body.write(ascii("b"));
@@ -90,7 +93,7 @@ class LeanAnswerTest {
     @Test
     void aFlushBeforeAnyBodySendsTheHeadSoAQuietStreamShowsItsStatus() throws Exception {
         Writes socket = new Writes();
-        OutputStream body = new LeanAnswer(socket, false, false).outputStream();
+        OutputStream body = new LeanAnswer(socket, new LeanAnswer.Scratch(), false, false).outputStream();
 
         body.flush();
 
@@ -100,9 +103,40 @@ class LeanAnswerTest {
     }
 
     @Test
+    void aConnectionsAnswersTakeTurnsWithOneBufferAndNothingOfOneShowsInTheNext() throws Exception {
+        Writes socket = new Writes();
+        LeanAnswer.Scratch scratch = new LeanAnswer.Scratch();
+        LeanAnswer first = new LeanAnswer(socket, scratch, false, false);
+        first.header(HeaderNames.create("X-First"), "only-here");
+        first.send(ascii("the first answer's body"));
+        LeanAnswer second = new LeanAnswer(socket, scratch, false, false);
+        OutputStream body = second.outputStream();
+        body.write(ascii("2nd"));
+        body.close();
+
+        assertThat(socket.writes, hasSize(2));
+        assertThat(socket.writes.get(1), not(containsString("X-First")));
+        assertThat(socket.writes.get(1), not(containsString("first answer")));
+        assertThat(socket.writes.get(1), endsWith("\r\n\r\n3\r\n2nd\r\n0\r\n\r\n"));
+        assertThat("one buffer for both", socket.buffers.get(1), sameInstance(socket.buffers.get(0)));
+    }
+
+    @Test
+    void aBufferGrownByALargeAnswerIsNotKeptForTheConnectionsNextAnswers() throws Exception {
+        Writes socket = new Writes();
+        LeanAnswer.Scratch scratch = new LeanAnswer.Scratch();
+        new LeanAnswer(socket, scratch, false, false).send(new byte[LeanAnswer.Scratch.KEPT + 1]);
+        new LeanAnswer(socket, scratch, false, false).send(ascii("small"));
+        new LeanAnswer(socket, scratch, false, false).send(ascii("small"));
+
+        assertThat(socket.buffers.get(1), not(sameInstance(socket.buffers.get(0))));
+        assertThat(socket.buffers.get(2), sameInstance(socket.buffers.get(1)));
+    }
+
+    @Test
     void heldBytesGoOutOnceTheyFillTheHoldWithoutWaitingForAFlush() throws Exception {
         Writes socket = new Writes();
-        OutputStream body = new LeanAnswer(socket, false, false).outputStream();
+        OutputStream body = new LeanAnswer(socket, new LeanAnswer.Scratch(), false, false).outputStream();
 
         body.write(new byte[LeanAnswer.HOLD_LIMIT]);
 
@@ -112,7 +146,7 @@ class LeanAnswerTest {
     @Test
     void anHttp10ClientGetsABodyOfUnknownLengthUnchunkedEndedByTheClose() throws Exception {
         Writes socket = new Writes();
-        LeanAnswer answer = new LeanAnswer(socket, false, true);
+        LeanAnswer answer = new LeanAnswer(socket, new LeanAnswer.Scratch(), false, true);
         OutputStream body = answer.outputStream();
 
         body.write(ascii("hello"));
@@ -128,7 +162,7 @@ class LeanAnswerTest {
     @Test
     void anHttp10ClientThatAskedToKeepTheConnectionKeepsItWhenTheLengthIsKnown() throws Exception {
         Writes socket = new Writes();
-        LeanAnswer answer = new LeanAnswer(socket, false, true);
+        LeanAnswer answer = new LeanAnswer(socket, new LeanAnswer.Scratch(), false, true);
         answer.header(HeaderNames.CONTENT_LENGTH, "5");
         OutputStream body = answer.outputStream();
 
