@@ -52,26 +52,25 @@ final class HopByHopHeaders {
         if (!headers.contains(HeaderNames.CONNECTION)) {
             return FIXED;
         }
-        Set<String> named = new HashSet<>();
-        addTokens(headers.get(HeaderNames.CONNECTION).allValues(), named);
-        return named.isEmpty() ? FIXED : new HopByHopHeaders(named, false);
+        Set<String> named = addTokens(headers.get(HeaderNames.CONNECTION).allValues(), null);
+        return named == null ? FIXED : new HopByHopHeaders(named, false);
     }
 
     /** The hop-by-hop headers of a backend's answer, from its header fields as received. */
     static HopByHopHeaders of(List<Header> headers) {
         Set<String> named = null;
-        for (Header header : headers) {
+        for (int i = 0; i < headers.size(); i++) {
+            Header header = headers.get(i);
             if (header.headerName().equals(HeaderNames.CONNECTION)) {
-                named = named == null ? new HashSet<>() : named;
-                addTokens(header.allValues(), named);
+                named = addTokens(header.allValues(), named);
             }
         }
-        return named == null || named.isEmpty() ? FIXED : new HopByHopHeaders(named, false);
+        return named == null ? FIXED : new HopByHopHeaders(named, false);
     }
 
     // Tokens that name a field excluded anyway (keep-alive, nearly every answer's one token)
-    // are left out, so such a message shares FIXED.
-    private static void addTokens(List<String> values, Set<String> named) {
+    // are left out, so such a message shares FIXED; the set is made for the first other one.
+    private static Set<String> addTokens(List<String> values, Set<String> named) {
         for (String value : values) {
             int from = 0;
             while (from <= value.length()) {
@@ -79,11 +78,13 @@ final class HopByHopHeaders {
                 int end = comma < 0 ? value.length() : comma;
                 String name = value.substring(from, end).trim().toLowerCase(Locale.ROOT);
                 if (!name.isEmpty() && !ALWAYS.contains(name)) {
+                    named = named == null ? new HashSet<>() : named;
                     named.add(name);
                 }
                 from = end + 1;
             }
         }
+        return named;
     }
 
     /** Whether the message's {@code Connection} header named this one. */

@@ -148,7 +148,9 @@ final class ResponseRelay {
     // Asked of every answer: a scan of the names, no list made
     static boolean isEventStream(ResponseHead head) {
         String type = null;
-        for (Header header : head.headers()) {
+        List<Header> headers = head.headers();
+        for (int i = 0; i < headers.size(); i++) {
+            Header header = headers.get(i);
             if (header.headerName().lowerCase().equals("content-type")) {
                 if (type != null) {
                     return false; // two types: not one the router can tell

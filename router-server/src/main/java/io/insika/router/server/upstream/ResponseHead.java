@@ -199,10 +199,17 @@ public record ResponseHead(int status, List<Header> headers, boolean keepAlive) 
 
     /** The values of the fields of one name, as received: used for the framing headers. */
     public List<String> values(String lowerCaseName) {
-        List<String> values = new ArrayList<>(1);
-        for (Header header : headers) {
+        // asked a few times per answer: no list is made for a name that is absent, and no iterator
+        List<String> values = List.of();
+        for (int i = 0; i < headers.size(); i++) {
+            Header header = headers.get(i);
             if (header.headerName().lowerCase().equals(lowerCaseName)) {
-                values.add(header.get());
+                if (values.isEmpty()) {
+                    values = List.of(header.get());
+                } else {
+                    values = new ArrayList<>(values);
+                    values.add(header.get());
+                }
             }
         }
         return values;
