@@ -23,7 +23,7 @@ import io.insika.router.api.Backend;
  * (see docs/benchmarks.md). So this code has to be as careful as a library's: every head it
  * reads is validated whole, every head it writes is checked as it is written.
  *
- * <p>A connection is checked when it is taken ({@link BackendConnection#isReusable()}), so one
+ * <p>A connection is checked when it is taken ({@link BackendConnection#isReusable(long, boolean)}), so one
  * the backend closed while idle is dropped before a request is written to it. The watchdog
  * wakes a few times per timeout: it closes connections whose current read or write has waited
  * longer than the backend timeout, and idle ones kept past {@link #IDLE_LIMIT}. Between
@@ -34,6 +34,12 @@ public final class BackendClient implements AutoCloseable {
     /** How long an unused connection is kept; below the keep-alive timeout of common servers. */
     static final Duration IDLE_LIMIT = Duration.ofSeconds(30);
     private static final int MAX_IDLE_PER_BACKEND = 1024;
+    /**
+     * How long every reuse of a backend's connections is probed after one of them failed under a
+     * request before its answer's head: the backend closes kept connections without a word, so
+     * connections it let go moments ago may be closed too ({@link BackendConnection#PROBE_AFTER}).
+     */
+    static final Duration PROBE_ALL_FOR = Duration.ofSeconds(30);
 
     private final Duration idleLimit;
     // replaced by a reload; each exchange keeps the one it began with
@@ -103,8 +109,10 @@ public final class BackendClient implements AutoCloseable {
         Duration limit = timeout;
         IdleQueue queue = idle.get(backend.id());
         if (queue != null) {
+            long now = System.nanoTime();
+            boolean probeAll = queue.probingAll(now);
             for (BackendConnection kept = queue.poll(); kept != null; kept = queue.poll()) {
-                if (kept.isReusable()) {
+                if (kept.isReusable(now, probeAll)) {
                     kept.timeouts(limit.toNanos(), streamIdleTimeout.toNanos());
                     return new Lease(kept, false);
                 }
@@ -137,6 +145,14 @@ public final class BackendClient implements AutoCloseable {
             // our offer, so empty it again.
             queue.drain(this::discard);
         }
+    }
+
+    /**
+     * A kept connection failed before its answer's head: every reuse of its backend's connections
+     * is probed for {@link #PROBE_ALL_FOR} from now.
+     */
+    void keptConnectionFailed(Backend backend) {
+        idle.computeIfAbsent(backend.id(), key -> new IdleQueue()).probeAllUntil(System.nanoTime() + PROBE_ALL_FOR.toNanos());
     }
 
     /** Closes a connection that must not be reused: its exchange failed or was cut short. */
@@ -210,6 +226,25 @@ public final class BackendClient implements AutoCloseable {
     private static final class IdleQueue {
         private final ConcurrentLinkedDeque<BackendConnection> connections = new ConcurrentLinkedDeque<>();
         private final AtomicInteger count = new AtomicInteger();
+        private volatile long probeAllUntil;
+        private volatile boolean probeAll;
+
+        void probeAllUntil(long deadline) {
+            probeAllUntil = deadline;
+            probeAll = true;
+        }
+
+        // read on every taking: a plain volatile read until a failure asks for probes
+        boolean probingAll(long now) {
+            if (!probeAll) {
+                return false;
+            }
+            if (now - probeAllUntil < 0) {
+                return true;
+            }
+            probeAll = false;
+            return false;
+        }
 
         boolean offer(BackendConnection connection) {
             if (count.incrementAndGet() > MAX_IDLE_PER_BACKEND) {

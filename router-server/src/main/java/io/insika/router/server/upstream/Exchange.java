@@ -58,7 +58,14 @@ public final class Exchange {
      * @throws java.net.SocketTimeoutException if the backend stayed silent past the timeout
      */
     public ResponseHead readHead() throws IOException {
-        return ResponseHead.read(connection);
+        try {
+            return ResponseHead.read(connection);
+        } catch (IOException failed) {
+            if (!fresh && !connection.timedOut()) {
+                client.keptConnectionFailed(connection.backend());
+            }
+            throw failed;
+        }
     }
 
     /**

@@ -29,7 +29,7 @@ final class RouterFixture implements AutoCloseable {
     final List<TestBackend> backends = new java.util.ArrayList<>();
     private final RouterServer server;
 
-    private RouterFixture(BackendPool pool, RouterServer server) {
+    RouterFixture(BackendPool pool, RouterServer server) {
         this.pool = pool;
         this.server = server;
     }

@@ -68,11 +68,27 @@ class BackendClientTest {
         BackendClient.Lease first = pool.acquire(backend.backend());
         exchange(first.connection());
         pool.release(first.connection()); // as if the answer had not said so: the probe must catch it
-        waitUntil(() -> !first.connection().isReusable());
+        waitUntil(() -> !first.connection().isReusable(System.nanoTime(), false));
 
         BackendClient.Lease second = pool.acquire(backend.backend());
         assertThat(second.fresh(), is(true));
         assertThat(first.connection().isClosed(), is(true));
+    }
+
+    @Test
+    void aConnectionIsProbedOnlyOnceItWasIdleForTheProbeWindow() throws Exception {
+        backend = ScriptedBackend.answering(head -> ScriptedBackend.Answer.thenClose(OK));
+        pool = new BackendClient(Duration.ofSeconds(5), this::current);
+        BackendConnection connection = pool.acquire(backend.backend()).connection();
+        exchange(connection);
+        pool.release(connection); // as if the answer had not said so
+        long released = connection.idleSince();
+        long probed = released + BackendConnection.PROBE_AFTER;
+        waitUntil(() -> !connection.isReusable(probed, false)); // the backend's close has arrived
+
+        assertThat("taken again within the window: not probed, the backend's close not seen",
+                connection.isReusable(probed - 1, false), is(true));
+        assertThat("unless asked to probe anyway", connection.isReusable(probed - 1, true), is(false));
     }
 
     @Test
