@@ -36,8 +36,9 @@ start_backends() {
     . bench/nginx-backends.sh
 }
 
-# HAProxy on 18090 hashing req.body's $.user, consistent hashing over the three backends.
-start_haproxy() { # threads
+# HAProxy on 18090 hashing req.body's $.user, consistent hashing over the three backends; the
+# second argument is added to its bind line (bench/tls-bench.sh: "ssl crt FILE alpn h2,http/1.1").
+start_haproxy() { # threads [bind options]
     cat > "$WORK/haproxy.cfg" <<HAPROXY
 global
     maxconn 4096
@@ -49,7 +50,7 @@ defaults
     timeout server 30s
     option http-keep-alive
 frontend sticky
-    bind 127.0.0.1:18090
+    bind 127.0.0.1:18090 ${2:-}
     option http-buffer-request
     default_backend engines
 backend engines

@@ -11,7 +11,8 @@
 #            implementations in clients/ against the Java one, and JsonKeyVectorsTest the
 #            json-field vectors against Node's JSON.parse and Python's json; SocketIoClientTest
 #            installs npm's socket.io and socket.io-client (clients/socketio-check) on first use,
-#            and McpSessionsTest npm's @modelcontextprotocol/sdk (clients/mcp-check).
+#            McpSessionsTest npm's @modelcontextprotocol/sdk (clients/mcp-check), and
+#            OpenAiSdkTest npm's openai (clients/openai-check).
 #   python3-xxhash: the Python owner(key, ids) reference's rendezvous (PyPI is not reachable),
 #            run with Debian's /usr/bin/python3.
 #   chromium: StatusPageTest loads the admin status page in headless Chromium and checks what

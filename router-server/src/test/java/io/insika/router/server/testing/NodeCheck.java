@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -54,7 +55,14 @@ public final class NodeCheck implements AutoCloseable {
 
     /** Runs a command in the check's folder; asserts it ends within the time, with status 0, and returns its output. */
     public String run(List<String> command, int seconds) throws Exception {
-        Process process = PeerProgram.start(new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true));
+        return run(command, Map.of(), seconds);
+    }
+
+    /** As {@link #run(List, int)}, with these variables added to the environment. */
+    public String run(List<String> command, Map<String, String> environment, int seconds) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        Process process = PeerProgram.start(builder);
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         assertThat(String.join(" ", command) + " timed out: " + output, process.waitFor(seconds, TimeUnit.SECONDS),
                 is(true));
