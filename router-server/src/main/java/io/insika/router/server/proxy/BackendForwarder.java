@@ -11,6 +11,7 @@ import io.insika.router.server.backends.BackendState;
 import io.insika.router.server.metrics.BackendError;
 import io.insika.router.server.metrics.BackendMeters;
 import io.insika.router.server.upstream.BackendClient;
+import io.insika.router.server.upstream.BackendGoneException;
 import io.insika.router.server.upstream.Exchange;
 import io.insika.router.server.upstream.RequestWriter;
 import io.insika.router.server.upstream.ResponseBody;
@@ -118,7 +119,7 @@ final class BackendForwarder {
                     LOGGER.log(System.Logger.Level.WARNING, "backend {0}: {1}; answered 502", backend.id(), e.getMessage());
                 }
                 LOGGER.log(System.Logger.Level.DEBUG, "exchange with " + backend.id() + " failed", e);
-                Outcome failure = classify(writer.started(), exchange);
+                Outcome failure = classify(writer.started(), exchange, e);
                 parts.failed(backend, state, failure.error(), e);
                 return failure;
             }
@@ -252,10 +253,11 @@ final class BackendForwarder {
     }
 
     // Before our first byte went out the backend cannot have seen the request: the client may
-    // retry. After, it may have acted on it. Timeouts on an exchange come only from the watchdog
-    // (connecting happens in acquire()).
-    static Outcome classify(boolean started, Exchange exchange) {
-        if (!started) {
+    // retry. After, it may have acted on it, unless it had gone with the kept connection the
+    // request was written to (BackendGoneException). Timeouts on an exchange come only from the
+    // watchdog (connecting happens in acquire()).
+    static Outcome classify(boolean started, Exchange exchange, Exception failure) {
+        if (!started || failure instanceof BackendGoneException) {
             return Outcome.UNAVAILABLE;
         }
         return exchange.timedOut() ? Outcome.BACKEND_TIMEOUT : Outcome.BACKEND_FAILED;

@@ -150,7 +150,7 @@ final class UpgradeTunnel implements Http1Upgrader {
             }
             case ClientLeftException left -> call.ended(left.timedOut() ? Outcome.CLIENT_TIMEOUT : Outcome.CLIENT_LEFT);
             default -> {
-                Outcome failure = BackendForwarder.classify(true, backend);
+                Outcome failure = BackendForwarder.classify(true, backend, e);
                 call.parts().failed(admitted.backend(), admitted.slot(), failure.error(), e);
                 answer(call, failure);
             }

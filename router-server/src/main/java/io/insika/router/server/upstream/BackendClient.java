@@ -155,6 +155,22 @@ public final class BackendClient implements AutoCloseable {
         idle.computeIfAbsent(backend.id(), key -> new IdleQueue()).probeAllUntil(System.nanoTime() + PROBE_ALL_FOR.toNanos());
     }
 
+    /**
+     * Whether the backend accepts a connection now. The one made is kept for the next request: it
+     * is probed when taken, like any other.
+     */
+    boolean accepts(Backend backend) {
+        BackendConnection connection;
+        try {
+            connection = BackendConnection.open(backend, timeout);
+        } catch (IOException refused) {
+            return false;
+        }
+        open.add(connection);
+        release(connection);
+        return true;
+    }
+
     /** Closes a connection that must not be reused: its exchange failed or was cut short. */
     void discard(BackendConnection connection) {
         open.remove(connection);

@@ -47,9 +47,11 @@ final class BackendConnection implements WireInput, WireOutput, AutoCloseable {
      * read filled the buffer (the socket may hold more), is probed whatever its idle time. What
      * the window gives up: a close or stray bytes arriving in the instant between a release and a
      * reuse within it, a race the probe itself has between its read and the request's write (and a
-     * network's round trip makes as wide). A backend that closes kept connections without saying
-     * so (and without a restart that stops it accepting new ones) fails the request written to one:
-     * then every reuse of its connections is probed for {@link BackendClient#PROBE_ALL_FOR}.
+     * network's round trip makes as wide). A backend that stopped is told by its refusing a new
+     * connection then ({@link BackendGoneException}: the client gets the unreachable owner's
+     * answer, as after a probe); one that closes kept connections without saying so fails the
+     * request written to one, and every reuse of its connections is probed for
+     * {@link BackendClient#PROBE_ALL_FOR}.
      */
     static final long PROBE_AFTER = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(2);
     private static final int WRITE_BUFFER = 8192;
@@ -82,6 +84,9 @@ final class BackendConnection implements WireInput, WireOutput, AutoCloseable {
     private long idleSince;
     // a plain connection's last read took less than the buffer holds: the socket had nothing more then
     private boolean drained;
+    // taken for the exchange under way within PROBE_AFTER of its release, without a look at it
+    private boolean takenUnprobed;
+    private long bytesReceived;
     // the backend timeout of the exchange under way: set at each lease, so a reload's new
     // timeout applies to exchanges begun after it and never to one in flight
     private volatile long timeoutNanos;
@@ -159,10 +164,12 @@ final class BackendConnection implements WireInput, WireOutput, AutoCloseable {
      *                    under a request lately ({@link BackendClient#PROBE_ALL_FOR})
      */
     boolean isReusable(long now, boolean probeAnyway) {
+        takenUnprobed = false;
         if (closed || position != limit) {
             return false;
         }
         if (drained && !probeAnyway && now - idleSince < PROBE_AFTER) {
+            takenUnprobed = true;
             return true;
         }
         try {
@@ -270,6 +277,7 @@ final class BackendConnection implements WireInput, WireOutput, AutoCloseable {
                 return false;
             }
             limit = n;
+            bytesReceived += n;
             drained = plain && n < buffer.length; // TLS may hold a record it has not handed out
             return true;
         } catch (IOException e) {
@@ -368,6 +376,19 @@ final class BackendConnection implements WireInput, WireOutput, AutoCloseable {
 
     void idleSince(long nanos) {
         idleSince = nanos;
+    }
+
+    /**
+     * Whether it was taken for the exchange under way without the look that finds a close the
+     * backend sent while it was idle ({@link #PROBE_AFTER}).
+     */
+    boolean takenUnprobed() {
+        return takenUnprobed;
+    }
+
+    /** Bytes read from the backend since the connection was made. */
+    long bytesReceived() {
+        return bytesReceived;
     }
 
     boolean isClosed() {

@@ -21,6 +21,7 @@ public final class Exchange {
     private final BackendClient client;
     private final BackendConnection connection;
     private final boolean fresh;
+    private final long receivedBefore;
     private final RequestWriter request;
     private volatile boolean ended;
 
@@ -28,6 +29,7 @@ public final class Exchange {
         this.client = client;
         this.connection = connection;
         this.fresh = fresh;
+        this.receivedBefore = connection.bytesReceived();
         this.request = new RequestWriter(connection);
     }
 
@@ -56,6 +58,8 @@ public final class Exchange {
      * @throws java.io.EOFException if the backend closed first
      * @throws ProtocolException    if the head is not valid HTTP/1.x, or too large
      * @throws java.net.SocketTimeoutException if the backend stayed silent past the timeout
+     * @throws BackendGoneException if a kept connection taken without a look failed before its
+     *                              answer began, and the backend accepts no new connection
      */
     public ResponseHead readHead() throws IOException {
         try {
@@ -63,6 +67,13 @@ public final class Exchange {
         } catch (IOException failed) {
             if (!fresh && !connection.timedOut()) {
                 client.keptConnectionFailed(connection.backend());
+                // The close may have come before the request was written, unseen: a backend that
+                // stopped (its listener closed with its connections) is then an unreachable owner,
+                // as a look at the connection would have found, not one that broke mid-answer.
+                if (connection.takenUnprobed() && connection.bytesReceived() == receivedBefore
+                        && !client.accepts(connection.backend())) {
+                    throw new BackendGoneException(connection.backend(), failed);
+                }
             }
             throw failed;
         }

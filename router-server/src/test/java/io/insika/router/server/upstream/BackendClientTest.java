@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Timeout;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.instanceOf;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.sameInstance;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -89,6 +90,56 @@ class BackendClientTest {
         assertThat("taken again within the window: not probed, the backend's close not seen",
                 connection.isReusable(probed - 1, false), is(true));
         assertThat("unless asked to probe anyway", connection.isReusable(probed - 1, true), is(false));
+    }
+
+    @Test
+    void aConnectionTakenUnprobedThatFailsBeforeItsAnswerWhileTheBackendRefusesConnectionsIsTheBackendGone()
+            throws Exception {
+        backend = ScriptedBackend.answering(head -> ScriptedBackend.Answer.thenClose(OK));
+        pool = new BackendClient(Duration.ofSeconds(5), this::current);
+        BackendConnection kept = keptAndClosedByTheBackend();
+        backend.close(); // the backend stopped: its listener is gone with its connections
+
+        Exchange exchange = takenWithinTheProbeWindow(kept);
+        assertThrows(BackendGoneException.class, exchange::readHead);
+    }
+
+    @Test
+    void aConnectionTakenUnprobedThatFailsBeforeItsAnswerWhileTheBackendStillAcceptsHasFailedAsBefore()
+            throws Exception {
+        backend = ScriptedBackend.answering(head -> ScriptedBackend.Answer.thenClose(OK));
+        pool = new BackendClient(Duration.ofSeconds(5), this::current);
+        BackendConnection kept = keptAndClosedByTheBackend();
+
+        Exchange exchange = takenWithinTheProbeWindow(kept);
+        IOException failure = assertThrows(IOException.class, exchange::readHead);
+        assertThat(failure, not(instanceOf(BackendGoneException.class)));
+        exchange.discard();
+        assertThat("the connection the look made is kept", pool.openCount(), is(1));
+        assertThat(pool.acquire(backend.backend()).fresh(), is(false));
+    }
+
+    // A kept connection the backend has closed, its close arrived: a probe would see it
+    private BackendConnection keptAndClosedByTheBackend() throws Exception {
+        BackendConnection connection = pool.acquire(backend.backend()).connection();
+        exchange(connection);
+        pool.release(connection); // as if the answer had not said so
+        waitUntil(() -> !connection.isReusable(System.nanoTime(), true));
+        return connection;
+    }
+
+    // Released, as far as the window can tell, a moment ago: taken again without a look
+    private Exchange takenWithinTheProbeWindow(BackendConnection kept) throws IOException {
+        kept.idleSince(System.nanoTime() + Duration.ofMinutes(1).toNanos());
+        Exchange exchange = pool.exchange(backend.backend());
+        assertThat(exchange.fresh(), is(false));
+        assertThat(kept.takenUnprobed(), is(true));
+        RequestWriter writer = exchange.request();
+        writer.requestLine("GET", "/");
+        writer.header("Host", "t");
+        writer.endHead(RequestWriter.NO_BODY);
+        writer.finish(); // the kernel takes it; the backend's answer to it is a reset
+        return exchange;
     }
 
     @Test
