@@ -117,7 +117,7 @@ public final class RouterServer implements AutoCloseable {
         metrics.backendStates(() -> states.current(pool.snapshot().backends()));
         ProxyHandler proxy = new ProxyHandler(routes, pool, states, settings, metrics);
         DrainReadiness draining = new DrainReadiness();
-        OpenLimit connections = new OpenLimit(server.maxConnections());
+        OpenLimit connections = new OpenLimit(OpenLimit.connectionLimit(server.maxConnections()));
         metrics.gauge("client_connections", "Client connections open on the proxy port", connections::open);
         metrics.gauge("client_connections_limit", "server.max-connections: past it a client gets the retry envelope",
                 connections::limit);
@@ -212,7 +212,7 @@ public final class RouterServer implements AutoCloseable {
                 .shutdownGracePeriod(server.shutdownGrace())
                 // Past it Helidon accepts no more until a connection closes (ListenerConfig 4.5.0);
                 // the reserve above max-connections is answered at once and closed (LeanHttp1Selector)
-                .maxTcpConnections(server.maxConnections() + LeanHttp1Selector.OVER_LIMIT_RESERVE)
+                .maxTcpConnections(OpenLimit.connectionLimit(server.maxConnections()) + LeanHttp1Selector.OVER_LIMIT_RESERVE)
                 // Helidon closes a connection whose idleTime() passed this: the lean connection's
                 // says how long it waited for a request, or that its head outlasted head-timeout
                 .idleConnectionTimeout(server.idleTimeout())

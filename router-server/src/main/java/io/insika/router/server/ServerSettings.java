@@ -18,8 +18,9 @@ import io.insika.router.server.tls.TlsSettings;
  *                      after it, the connections still busy are interrupted and closed
  * @param stopDelay     how long a stopping router keeps accepting, readiness already down,
  *                      before it stops accepting: the time load balancers need to notice
- * @param maxConnections client connections the proxy port holds at once; past it, Helidon
- *                      accepts no more until one closes (they wait in the listen backlog)
+ * @param maxConnections client connections the proxy port holds at once, 0 for what half the heap
+ *                      holds; past it (and a small reserve answered at once), Helidon accepts no
+ *                      more until one closes (they wait in the listen backlog)
  * @param leanHttp1     whether the router frames plain HTTP/1.1 requests itself, handing a
  *                      connection to Helidon's HTTP/1 at its first other request; else Helidon
  *                      frames every request
@@ -32,10 +33,10 @@ public record ServerSettings(String host, int port, String adminHost, int adminP
                              Duration idleTimeout, Optional<TlsSettings> tls) {
 
     /**
-     * {@code server.max-connections} by default, sized for the shipped heap: each open connection
-     * costs Helidon a thread and some buffers.
+     * {@code server.max-connections} by default: 0, as many as half the heap holds
+     * ({@link io.insika.router.server.proxy.OpenLimit#connectionLimit}).
      */
-    public static final int DEFAULT_MAX_CONNECTIONS = 4096;
+    public static final int DEFAULT_MAX_CONNECTIONS = 0;
 
     /** As HAProxy's {@code timeout http-request} is commonly set; nginx's client_header_timeout is 60 s. */
     public static final Duration DEFAULT_HEAD_TIMEOUT = Duration.ofSeconds(30);
@@ -53,8 +54,8 @@ public record ServerSettings(String host, int port, String adminHost, int adminP
         notNegative("stopDelay", stopDelay);
         positive("headTimeout", headTimeout);
         positive("idleTimeout", idleTimeout);
-        if (maxConnections < 1) {
-            throw new IllegalArgumentException("maxConnections: [" + maxConnections + "] (expected: >= 1)");
+        if (maxConnections < 0) {
+            throw new IllegalArgumentException("maxConnections: [" + maxConnections + "] (expected: >= 0)");
         }
     }
 

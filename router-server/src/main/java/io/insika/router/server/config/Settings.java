@@ -60,9 +60,12 @@ public final class Settings {
     public static final Setting<Duration> STOP_DELAY = Setting.of("server.stop-delay", "INSIKA_ROUTER_STOP_DELAY",
             ValueType.durationOrZero(), Duration.ZERO, RESTART,
             "After SIGTERM, how long new requests are still accepted while readiness is down.", c -> c.server().stopDelay());
-    public static final Setting<Integer> MAX_CONNECTIONS = Setting.of("server.max-connections",
-            "INSIKA_ROUTER_MAX_CONNECTIONS", CONNECTIONS, ServerSettings.DEFAULT_MAX_CONNECTIONS, RESTART,
-            "Client connections the proxy port holds at once.", c -> c.server().maxConnections());
+    public static final Setting<Integer> MAX_CONNECTIONS = Setting.printed("server.max-connections",
+            "INSIKA_ROUTER_MAX_CONNECTIONS", ValueType.integer(0, 1_000_000, "a whole number from 0 to 1000000"),
+            ServerSettings.DEFAULT_MAX_CONNECTIONS, RESTART,
+            "Client connections the proxy port holds at once. 0: as many as half the heap holds.",
+            c -> c.server().maxConnections() > 0 ? Integer.toString(c.server().maxConnections())
+                    : "0 (" + OpenLimit.connectionsForHeap(Runtime.getRuntime().maxMemory()) + " for this heap)");
     public static final Setting<Duration> HEAD_TIMEOUT = Setting.of("server.head-timeout",
             "INSIKA_ROUTER_HEAD_TIMEOUT", ValueType.positiveDuration(), ServerSettings.DEFAULT_HEAD_TIMEOUT, RESTART,
             "How long a request head may take to arrive, from its first byte (a new connection's first"

@@ -4,6 +4,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import io.helidon.common.buffers.BufferData;
 import io.helidon.common.buffers.DataWriter;
@@ -62,18 +63,42 @@ final class LeanAnswer implements ClientAnswer {
     }
 
     /**
-     * What a connection's answers are gathered in, kept from one answer to the next: the list of
-     * fields and the buffer a head (with the body's first bytes) is written to. A new head buffer
-     * and list per answer were a tenth of the bytes a proxied request allocated. The buffer is
-     * kept only while an answer's bytes fit {@link #KEPT}, so an open connection holds ~1 KiB
-     * after a large answer as after a small one. One answer at a time uses them: a connection
-     * answers its requests one after the other.
+     * What an answer is gathered in: the list of fields and the buffer a head (with the body's
+     * first bytes) is written to. A new head buffer and list per answer were a tenth of the bytes
+     * a proxied request allocated, so requests take them in turn: one is {@link #borrow()}ed for a
+     * request and {@link #giveBack()} to a small shared set when it ends. Shared rather than kept
+     * per connection, because an idle connection must hold nothing it does not need: at the
+     * connection limit, ~1 KiB more per connection was what the shipped heap did not have
+     * (ConnectionFloodTest). The buffer is kept only while an answer's bytes fit {@link #KEPT}.
      */
     static final class Scratch {
         static final int INITIAL = 1024;
         static final int KEPT = 2048;
+        /**
+         * Spares, one per slot, a request's thread choosing its slot by its id: a connection's
+         * requests find the one its last request gave back unless another connection's took it
+         * meanwhile. At most SPARES × ~2.5 KiB stay, whatever the connection count.
+         */
+        private static final int SPARES = 256;
+        private static final AtomicReferenceArray<Scratch> SPARE = new AtomicReferenceArray<>(SPARES);
         private final List<Header> headers = new ArrayList<>(16);
         private BufferData buffer;
+
+        /** A scratch for one request's answer: a spare if there is one, else a new one. */
+        static Scratch borrow() {
+            Scratch spare = SPARE.getAndSet(slot(), null);
+            return spare != null ? spare : new Scratch();
+        }
+
+        /** Once the request's answer is done with it: kept as a spare unless one is kept already. */
+        void giveBack() {
+            headers.clear(); // the last answer's fields are garbage now
+            SPARE.compareAndSet(slot(), null, this);
+        }
+
+        private static int slot() {
+            return (int) Thread.currentThread().threadId() & (SPARES - 1);
+        }
 
         private List<Header> headers() {
             headers.clear();

@@ -54,7 +54,6 @@ final class LeanHttp1Connection implements ServerConnection {
     private final ProxyHandler proxy;
     private final ServerConnectionSelector helidon;
     private final String ownPath;
-    private final LeanAnswer.Scratch answers = new LeanAnswer.Scratch();
     private String authority;
     private SocketAddress peer;
     private byte[] scratch = new byte[FIRST_SCRATCH];
@@ -177,7 +176,7 @@ final class LeanHttp1Connection implements ServerConnection {
         }
         reader.skip(end);
         if (head.prologue().uriPath().path().equals(ownPath)) {
-            LeanAnswer answer = new LeanAnswer(ctx.dataWriter(), answers, head.close(), true);
+            LeanAnswer answer = new LeanAnswer(ctx.dataWriter(), new LeanAnswer.Scratch(), head.close(), true);
             answer.header(HeaderValues.CONTENT_TYPE_TEXT_PLAIN);
             if (head.prologue().method() == Method.HEAD) {
                 answer.header(HeaderNames.CONTENT_LENGTH, Integer.toString(UP_BODY.length));
@@ -247,7 +246,15 @@ final class LeanHttp1Connection implements ServerConnection {
     private boolean serve(LeanHead head) {
         InputStream body = head.contentLength() > 0 ? new LeanBody(reader, head.contentLength())
                 : head.contentLength() < 0 ? new LeanChunkedBody(reader) : null;
-        LeanAnswer answer = new LeanAnswer(ctx.dataWriter(), answers, head.close(), head.http10());
+        LeanAnswer.Scratch scratch = LeanAnswer.Scratch.borrow();
+        try {
+            return serveWith(head, body, new LeanAnswer(ctx.dataWriter(), scratch, head.close(), head.http10()));
+        } finally {
+            scratch.giveBack();
+        }
+    }
+
+    private boolean serveWith(LeanHead head, InputStream body, LeanAnswer answer) {
         try {
             proxy.proxy(new ClientRequest(head.prologue(), head.headers(), peer(),
                     ctx.isSecure(), body), answer, true);

@@ -7,13 +7,29 @@ import java.util.concurrent.atomic.LongAdder;
  * Things open at once against a limit, and how many were refused for it: the proxy port's client
  * connections ({@code server.max-connections}), the router's WebSocket tunnels
  * ({@code proxy.max-tunnels}). A slot taken is given back when the thing closes.
+ *
+ * <p>Both limits default to what the JVM's heap holds, from one budget: client connections may
+ * fill half of it and tunnels (each holding a client connection too) a quarter, so that with both
+ * at their limit a quarter or more is left to requests in flight and the router's own state.
  */
 public final class OpenLimit {
 
-    /** Heap one open tunnel holds, rounded up from the 37 KiB measured (ConnectionFloodTest). */
+    /**
+     * Heap one idle kept-alive client connection holds, rounded up from the 18.5 KiB measured
+     * (4,096 of them, GC.class_histogram): Helidon's 8 KiB read buffer, the parked virtual
+     * thread's stack, the socket and the connection's own state.
+     */
+    static final long CONNECTION_BYTES = 20 * 1024;
+    /** The share of the heap client connections may hold together. */
+    static final double CONNECTION_HEAP_SHARE = 0.5;
+    /** Heap one open tunnel holds, rounded up from the 37-38 KiB measured (ConnectionFloodTest). */
     static final long TUNNEL_BYTES = 40 * 1024;
-    /** The share of the heap tunnels may hold together, leaving the rest to connections and requests. */
-    static final double TUNNEL_HEAP_SHARE = 0.4;
+    /**
+     * The share of the heap tunnels may hold together. At 0.4, beside a fixed 4,096 connections,
+     * tunnels and idle connections at their limits left the shipped heap ~90% full of live
+     * objects, and ~1 KiB more per connection ended it (ConnectionFloodTest).
+     */
+    static final double TUNNEL_HEAP_SHARE = 0.25;
 
     private final int limit;
     private final AtomicInteger open = new AtomicInteger();
@@ -24,6 +40,19 @@ public final class OpenLimit {
             throw new IllegalArgumentException("limit: [" + limit + "] (expected: >= 1)");
         }
         this.limit = limit;
+    }
+
+    /**
+     * The proxy port's connection limit: the one configured, or for 0 as many as this JVM's heap
+     * holds ({@link #connectionsForHeap}).
+     */
+    public static int connectionLimit(int configured) {
+        return configured > 0 ? configured : connectionsForHeap(Runtime.getRuntime().maxMemory());
+    }
+
+    /** How many idle client connections a heap of this many bytes holds: their share of it, at least 64. */
+    public static int connectionsForHeap(long maxHeapBytes) {
+        return forHeap(maxHeapBytes, CONNECTION_HEAP_SHARE, CONNECTION_BYTES, 64);
     }
 
     /**
@@ -38,8 +67,12 @@ public final class OpenLimit {
 
     /** How many tunnels a heap of this many bytes holds: their share of it, at least 16. */
     public static int tunnelsForHeap(long maxHeapBytes) {
-        long fit = (long) (maxHeapBytes * TUNNEL_HEAP_SHARE) / TUNNEL_BYTES;
-        return (int) Math.max(16, Math.min(Integer.MAX_VALUE, fit));
+        return forHeap(maxHeapBytes, TUNNEL_HEAP_SHARE, TUNNEL_BYTES, 16);
+    }
+
+    private static int forHeap(long maxHeapBytes, double share, long each, int least) {
+        long fit = (long) (maxHeapBytes * share) / each;
+        return (int) Math.max(least, Math.min(1_000_000, fit));
     }
 
     /** Takes a slot; whether one was free. A slot taken is given back with {@link #give()}. */

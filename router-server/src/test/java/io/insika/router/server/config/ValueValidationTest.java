@@ -87,7 +87,7 @@ class ValueValidationTest {
                 contains("INSIKA_ROUTER_PEEK_BUDGET: [32MB] (expected: a whole number of bytes from 0 to 2147483647:"
                         + " bytes such as 262144, or with a unit: 256KiB, 1MiB, 1GiB)"));
         assertThat(files.problems("server: { max-connections: lots }"),
-                contains("server.max-connections: [lots] (expected: a whole number from 1 to 1000000)"));
+                contains("server.max-connections: [lots] (expected: a whole number from 0 to 1000000)"));
         RouterConfig config = files.load("server: { max-connections: 100 }\nproxy: { max-requests: 50, peek-budget: 0 }");
         assertThat(config.server().maxConnections(), is(100));
         assertThat(config.proxy().maxRequests(), is(50));

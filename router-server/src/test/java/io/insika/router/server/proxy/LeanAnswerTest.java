@@ -103,7 +103,7 @@ class LeanAnswerTest {
     }
 
     @Test
-    void aConnectionsAnswersTakeTurnsWithOneBufferAndNothingOfOneShowsInTheNext() throws Exception {
+    void answersTakeTurnsWithOneBufferAndNothingOfOneShowsInTheNext() throws Exception {
         Writes socket = new Writes();
         LeanAnswer.Scratch scratch = new LeanAnswer.Scratch();
         LeanAnswer first = new LeanAnswer(socket, scratch, false, false);
@@ -122,7 +122,25 @@ class LeanAnswerTest {
     }
 
     @Test
-    void aBufferGrownByALargeAnswerIsNotKeptForTheConnectionsNextAnswers() throws Exception {
+    void aScratchGivenBackIsTheOneTheThreadsNextRequestBorrowsWithNoFieldOfTheLastAnswer() throws Exception {
+        Writes socket = new Writes();
+        LeanAnswer.Scratch scratch = LeanAnswer.Scratch.borrow();
+        LeanAnswer first = new LeanAnswer(socket, scratch, false, false);
+        first.header(HeaderNames.create("X-First"), "only-here");
+        first.send(ascii("one"));
+        scratch.giveBack();
+
+        LeanAnswer.Scratch next = LeanAnswer.Scratch.borrow();
+        assertThat(next, sameInstance(scratch));
+        assertThat("a spare is lent to one request at a time", LeanAnswer.Scratch.borrow(), not(sameInstance(next)));
+        new LeanAnswer(socket, next, false, false).send(ascii("two"));
+        assertThat(socket.writes.get(1), not(containsString("X-First")));
+        assertThat(socket.buffers.get(1), sameInstance(socket.buffers.get(0)));
+        next.giveBack();
+    }
+
+    @Test
+    void aBufferGrownByALargeAnswerIsNotKeptForTheNextAnswers() throws Exception {
         Writes socket = new Writes();
         LeanAnswer.Scratch scratch = new LeanAnswer.Scratch();
         new LeanAnswer(socket, scratch, false, false).send(new byte[LeanAnswer.Scratch.KEPT + 1]);
