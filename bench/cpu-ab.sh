@@ -7,7 +7,8 @@
 #        (defaults 4 rounds of 10 s at 32 connections)
 # Each round measures both builds, in swapped order every other round, with wrk and
 # bench/sessions.lua against three nginx backends; the router's CPU is read from
-# /proc/<pid>/stat around each measurement. Needs wrk and nginx (bench/proxy-bench.sh installs
+# /proc/<pid>/stat around each measurement, and the bytes it allocated per request from jstat
+# (young collections times the eden, plus what the eden gained). Needs wrk and nginx (bench/proxy-bench.sh installs
 # them) and a built distribution. Traffic stays on 127.0.0.1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,8 +37,11 @@ for round in $(seq 1 "$ROUNDS"); do
     fi
 done | tee "$WORK/rounds.txt"
 # means over the rounds, and in how many rounds the new build used less CPU per request
-awk '{ cpu[$1] += $6; rps[$1] += $4; n[$1]++; round[$1] = $6 }
+awk '{ cpu[$1] += $6; rps[$1] += $4; bytes[$1] += $(NF - 1); n[$1]++; round[$1] = $6 }
      NR % 2 == 0 { better += round["new"] < round["previous"] }
      END { printf "mean: new %.1f us, previous %.1f us per request (%.3fx), requests/s %.3fx; new better in %d rounds of %d\n",
                   cpu["new"] / n["new"], cpu["previous"] / n["previous"], cpu["new"] / cpu["previous"],
-                  rps["new"] / rps["previous"], better, n["new"] }' "$WORK/rounds.txt"
+                  rps["new"] / rps["previous"], better, n["new"]
+           if (bytes["previous"] > 0)
+               printf "allocated: new %.0f B, previous %.0f B per request (%.3fx)\n", bytes["new"] / n["new"],
+                      bytes["previous"] / n["previous"], bytes["new"] / bytes["previous"] }' "$WORK/rounds.txt"

@@ -86,12 +86,26 @@ ticks() { awk '{print $14, $15}' "/proc/$1/stat"; } # utime and stime, in clock 
 # apart: the router's kernel time per request follows its user time (session 9), so the split
 # tells more than the sum. Needs CONNECTIONS and DURATION.
 measure() { # name pid port
-    local before after requests
+    local before after requests heap_before heap_after
     before=$(ticks "$2")
+    heap_before=$(young_gen "$2")
     requests=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" -s bench/sessions.lua "http://127.0.0.1:$3" \
         | awk '/requests in/ {print $1}')
     after=$(ticks "$2")
-    echo "$before $after" | awk -v n="$1" -v r="$requests" -v hz="$(getconf CLK_TCK)" -v d="$DURATION" \
+    heap_after=$(young_gen "$2")
+    echo "$before $after $heap_before $heap_after" \
+        | awk -v n="$1" -v r="$requests" -v hz="$(getconf CLK_TCK)" -v d="$DURATION" \
         '{ u = ($3 - $1) / hz * 1e6 / r; s = ($4 - $2) / hz * 1e6 / r
-           printf "%-9s %9d req  %8.0f req/s  %6.1f us CPU/request  (user %5.1f, kernel %5.1f)\n", n, r, r / d, u + s, u, s }'
+           # bytes allocated: a young collection empties a full eden, so each one since is a
+           # whole eden, plus what the eden gained (Serial GC, as jvm.options ships)
+           a = (($9 - $6) * $7 + $8 - $5) * 1024 / r
+           printf "%-9s %9d req  %8.0f req/s  %6.1f us CPU/request  (user %5.1f, kernel %5.1f)  %6.0f B/request\n", n, r, r / d, u + s, u, s, a }'
+}
+
+# The process's young generation from jstat: eden used and capacity (KiB) and the young
+# collections so far; zeros where jstat cannot attach, so the bytes column reads 0.
+young_gen() { # pid
+    "${JAVA_HOME:-/nonexistent}/bin/jstat" -gc "$1" 2>/dev/null \
+        | awk 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i } NR == 2 { print $col["EU"], $col["EC"], $col["YGC"] }' \
+        | grep . || echo "0 0 0"
 }
