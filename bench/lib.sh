@@ -98,7 +98,7 @@ measure() { # name pid port
         '{ u = ($3 - $1) / hz * 1e6 / r; s = ($4 - $2) / hz * 1e6 / r
            # bytes allocated: a young collection empties a full eden, so each one since is a
            # whole eden, plus what the eden gained (Serial GC, as jvm.options ships)
-           a = (($9 - $6) * $7 + $8 - $5) * 1024 / r
+           a = (($10 - $7) * $6 + $8 - $5) * 1024 / r
            printf "%-9s %9d req  %8.0f req/s  %6.1f us CPU/request  (user %5.1f, kernel %5.1f)  %6.0f B/request\n", n, r, r / d, u + s, u, s, a }'
 }
 
