@@ -11,6 +11,9 @@
 #        ("baseline router haproxy direct"); each target gets 3 s of load right before it is
 #        measured, but swap the two between runs all the same before reading router / baseline
 #        as a cost.
+#        TLS=1 bench/proxy-bench.sh   then also HTTPS and HTTP/2 beside HAProxy with the same
+#        certificate (bench/tls-bench.sh: wrk over TLS, h2load over ALPN h2 and h2c), into the
+#        same results directory
 # Needs: wrk, nginx, haproxy (Debian packages; installed when missing) and a built distribution
 # (./mvnw -B -q package -DskipTests). Traffic stays on 127.0.0.1. Results: bench/results/.
 set -euo pipefail
@@ -68,4 +71,11 @@ for c in 32 256; do
     fi
 done
 cp "$WORK"/*.log "$OUT"/
+if [ "${TLS:-}" = 1 ]; then
+    # it starts its own backends and proxies on the same ports: stop this run's first
+    for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    PIDS=()
+    bench/tls-bench.sh "$DURATION" | tee "$OUT/tls.txt"
+fi
 echo "results in $OUT"
