@@ -31,6 +31,7 @@ import io.insika.router.server.backends.HealthChecker;
 import io.insika.router.server.discovery.PoolReadiness;
 import io.insika.router.server.metrics.MetricsEndpoint;
 import io.insika.router.server.metrics.RouterMetrics;
+import io.insika.router.server.proxy.Http2Selector;
 import io.insika.router.server.proxy.OpenLimit;
 import io.insika.router.server.proxy.LeanHttp1Selector;
 import io.insika.router.server.proxy.ListenerSocketOptions;
@@ -139,6 +140,9 @@ public final class RouterServer implements AutoCloseable {
                 .connectionOptions(CLIENT_SOCKETS)
                 .shutdownHook(false)
                 .shutdownGracePeriod(ServerSettings.HELIDON_GRACE)
+                // HTTP/1.1 only, as before HTTP/2 was on the class path: probes and scrapers speak it
+                .protocolsDiscoverServices(false)
+                .addProtocol(Http1Config.create())
                 // only the observe feature we add
                 .featuresDiscoverServices(false)
                 .routing(routing -> {
@@ -180,6 +184,11 @@ public final class RouterServer implements AutoCloseable {
         metrics.counter("http1_handovers", "Client connections handed to Helidon's HTTP/1 at their first request"
                 + " outside the plain subset the router frames itself", lean::handovers);
         mainConfig.addConnectionSelector(unclaimed.claiming(lean));
+        if (server.http2().enabled()) {
+            // ALPN h2 over TLS, the prior-knowledge preface on plain sockets; never Upgrade: h2c,
+            // whose upgrader Helidon would add only for an Http2Config among the protocols
+            mainConfig.addConnectionSelector(unclaimed.claiming(new Http2Selector(server.http2(), connections)));
+        }
         WebServer main = mainConfig.build().start();
         if (!main.isRunning()) {
             admin.stop();
@@ -233,7 +242,10 @@ public final class RouterServer implements AutoCloseable {
                 .contentEncoding(PassThroughEncoding.INSTANCE)
                 // A head Helidon fails to read is the client's fault: 400, not 500 and a stack trace
                 .directHandlers(UnreadableHeadAnswer.handlers())
-                .featuresDiscoverServices(false);
+                .featuresDiscoverServices(false)
+                // Only the protocols added here: with helidon-webserver-http2 on the class path,
+                // discovery would add Helidon's own HTTP/2 selector (uncounted, unclaimed) and h2c
+                .protocolsDiscoverServices(false);
     }
 
     // Each timeout fires within a quarter of its length past it

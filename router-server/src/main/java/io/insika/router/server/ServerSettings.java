@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
+import io.insika.router.server.proxy.Http2Settings;
 import io.insika.router.server.tls.TlsSettings;
 
 /**
@@ -30,7 +31,7 @@ import io.insika.router.server.tls.TlsSettings;
  */
 public record ServerSettings(String host, int port, String adminHost, int adminPort, Duration shutdownGrace,
                              Duration stopDelay, int maxConnections, boolean leanHttp1, Duration headTimeout,
-                             Duration idleTimeout, Optional<TlsSettings> tls) {
+                             Duration idleTimeout, Optional<TlsSettings> tls, Http2Settings http2) {
 
     /**
      * {@code server.max-connections} by default: 0, as many as half the heap holds
@@ -50,6 +51,7 @@ public record ServerSettings(String host, int port, String adminHost, int adminP
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(adminHost, "adminHost");
         Objects.requireNonNull(tls, "tls");
+        Objects.requireNonNull(http2, "http2");
         notNegative("shutdownGrace", shutdownGrace);
         notNegative("stopDelay", stopDelay);
         positive("headTimeout", headTimeout);
@@ -62,7 +64,7 @@ public record ServerSettings(String host, int port, String adminHost, int adminP
     /** The same settings with the observe endpoints on this port instead. */
     public ServerSettings withAdminPort(int port) {
         return new ServerSettings(host, this.port, adminHost, port, shutdownGrace, stopDelay, maxConnections, leanHttp1,
-                headTimeout, idleTimeout, tls);
+                headTimeout, idleTimeout, tls, http2);
     }
 
     private static void positive(String name, Duration value) {

@@ -108,7 +108,7 @@ class AdminSocketTest {
     void theAdminPortListensOnItsOwnAddressApartFromTheProxy() throws Exception {
         ServerSettings apart = new ServerSettings("127.0.0.2", 0, "127.0.0.1", 0, Duration.ZERO, Duration.ZERO,
                 ServerSettings.DEFAULT_MAX_CONNECTIONS, TestServers.leanHttp1(), ServerSettings.DEFAULT_HEAD_TIMEOUT,
-                ServerSettings.DEFAULT_IDLE_TIMEOUT, java.util.Optional.empty());
+                ServerSettings.DEFAULT_IDLE_TIMEOUT, java.util.Optional.empty(), io.insika.router.server.proxy.Http2Settings.DEFAULTS);
         try (RouterServer server = RouterServer.start(apart, RouteTable.build(DefaultRoutes.specs(),
                 FixturePlugins.builtIn()), pool(), TestProxySettings.DEFAULTS)) {
             assertEquals(200, get("127.0.0.1", server.adminPort(), "/observe/health/live").statusCode());

@@ -18,7 +18,7 @@ class ProxyListenerTest {
     private final UnclaimedConnections unclaimed = UnclaimedConnections.start(Duration.ofSeconds(20), Duration.ofSeconds(5));
     private final WebServerConfig listener = RouterServer.proxyListener(
             new ServerSettings("127.0.0.1", 0, "127.0.0.1", 0, Duration.ofSeconds(7), Duration.ZERO, 123, true,
-                    Duration.ofSeconds(20), Duration.ofSeconds(40), java.util.Optional.empty()), unclaimed).buildPrototype();
+                    Duration.ofSeconds(20), Duration.ofSeconds(40), java.util.Optional.empty(), io.insika.router.server.proxy.Http2Settings.DEFAULTS), unclaimed).buildPrototype();
 
     @AfterEach
     void stop() {

@@ -23,6 +23,7 @@ import io.insika.router.server.logging.LogFormat;
 import io.insika.router.server.logging.LogLevel;
 import io.insika.router.server.plugin.PluginRegistry;
 import io.insika.router.server.proxy.AccessLogTarget;
+import io.insika.router.server.proxy.Http2Settings;
 import io.insika.router.server.proxy.ProxySettings;
 import io.insika.router.server.proxy.TrustedProxies;
 import io.insika.router.server.routing.RouteSpec;
@@ -77,6 +78,9 @@ public final class RouterConfigLoader {
         Duration headTimeout = reader.read(Settings.HEAD_TIMEOUT);
         Duration idleTimeout = reader.read(Settings.IDLE_TIMEOUT);
         boolean leanHttp1 = reader.read(Settings.LEAN_HTTP1);
+        Http2Settings http2 = new Http2Settings(reader.read(Settings.HTTP2),
+                reader.read(Settings.HTTP2_MAX_CONCURRENT_STREAMS), reader.read(Settings.HTTP2_MAX_HEADER_LIST_SIZE),
+                reader.read(Settings.HTTP2_INITIAL_WINDOW_SIZE));
         Optional<TlsSettings> tls = TlsReader.read(reader);
         if (port == adminPort && port != 0) {
             reader.problem(Settings.ADMIN_PORT.key(), String.valueOf(adminPort),
@@ -123,7 +127,7 @@ public final class RouterConfigLoader {
                 : Optional.empty();
         return new RouterConfig(
                 new ServerSettings(host, port, adminHost.isEmpty() ? host : adminHost, adminPort, grace, stopDelay,
-                        maxConnections, leanHttp1, headTimeout, idleTimeout, tls),
+                        maxConnections, leanHttp1, headTimeout, idleTimeout, tls, http2),
                 new StrategySettings(strategy, strategyOptions, strategyChangeOnReload),
                 backends,
                 new ProxySettings(bodyMaxBytes, backendTimeout, clientBodyTimeout, clientSendTimeout, accessLogTarget,

@@ -17,6 +17,7 @@ import io.insika.router.server.backends.BackendLimits;
 import io.insika.router.server.backends.HealthSettings;
 import io.insika.router.server.logging.LogFormat;
 import io.insika.router.server.logging.LogLevel;
+import io.insika.router.server.proxy.Http2Settings;
 import io.insika.router.server.proxy.ProxySettings;
 import io.insika.router.server.proxy.TrustedProxies;
 import io.insika.router.server.proxy.OpenLimit;
@@ -80,6 +81,28 @@ public final class Settings {
             "`true` frames plain HTTP/1.1 requests in the router and hands any other to Helidon; `false` hands all"
                     + " but chunked bodies and HTTP/1.0.",
             c -> c.server().leanHttp1());
+    public static final Setting<Boolean> HTTP2 = Setting.of("server.http2", "INSIKA_ROUTER_HTTP2", ValueType.bool(),
+            true, RESTART, "`true` serves HTTP/2 on the proxy port: ALPN `h2` over TLS, prior knowledge on plain"
+                    + " sockets; each stream goes to its backend as an HTTP/1.1 request.",
+            c -> c.server().http2().enabled());
+    public static final Setting<Integer> HTTP2_MAX_CONCURRENT_STREAMS = Setting.of(
+            "server.http2-max-concurrent-streams", "INSIKA_ROUTER_HTTP2_MAX_CONCURRENT_STREAMS",
+            ValueType.integer(1, 10_000, "a whole number from 1 to 10000"),
+            Http2Settings.DEFAULT_MAX_CONCURRENT_STREAMS, RESTART,
+            "Streams one HTTP/2 connection may have open at once; a client that opens more loses the connection"
+                    + " (GOAWAY).", c -> c.server().http2().maxConcurrentStreams());
+    public static final Setting<Integer> HTTP2_MAX_HEADER_LIST_SIZE = Setting.of(
+            "server.http2-max-header-list-size", "INSIKA_ROUTER_HTTP2_MAX_HEADER_LIST_SIZE",
+            ValueType.integer(1024, 1_048_576, "a whole number from 1024 to 1048576"),
+            Http2Settings.DEFAULT_MAX_HEADER_LIST_SIZE, RESTART,
+            "The largest header list, in bytes as RFC 9113 counts them, an HTTP/2 request may carry.",
+            c -> c.server().http2().maxHeaderListSize());
+    public static final Setting<Integer> HTTP2_INITIAL_WINDOW_SIZE = Setting.of(
+            "server.http2-initial-window-size", "INSIKA_ROUTER_HTTP2_INITIAL_WINDOW_SIZE",
+            ValueType.integer(1, Integer.MAX_VALUE, "a whole number from 1 to 2147483647"),
+            Http2Settings.DEFAULT_INITIAL_WINDOW_SIZE, RESTART,
+            "Bytes of an HTTP/2 request body a client may send ahead of the router reading them, per stream.",
+            c -> c.server().http2().initialWindowSize());
     public static final Setting<String> TLS_CERTIFICATE = Setting.printed("server.tls.certificate",
             "INSIKA_ROUTER_TLS_CERTIFICATE", ValueType.path(), "", WHILE_ON,
             "A PEM file: the proxy port's certificate, then its intermediates; empty: plain HTTP. A reload (or the"
@@ -232,7 +255,8 @@ public final class Settings {
 
     /** In the order the loader reads them, which is the order {@code check} prints them. */
     private static final List<ConfigKey> ALL = List.of(HOST, PORT, ADMIN_HOST, ADMIN_PORT, SHUTDOWN_GRACE, STOP_DELAY,
-            MAX_CONNECTIONS, HEAD_TIMEOUT, IDLE_TIMEOUT, LEAN_HTTP1, TLS_CERTIFICATE, TLS_PRIVATE_KEY, TLS_CLIENT_CA,
+            MAX_CONNECTIONS, HEAD_TIMEOUT, IDLE_TIMEOUT, LEAN_HTTP1, HTTP2, HTTP2_MAX_CONCURRENT_STREAMS,
+            HTTP2_MAX_HEADER_LIST_SIZE, HTTP2_INITIAL_WINDOW_SIZE, TLS_CERTIFICATE, TLS_PRIVATE_KEY, TLS_CLIENT_CA,
             TLS_ADMIN, STRATEGY, STRATEGY_OPTIONS, STRATEGY_CHANGE_ON_RELOAD,
             BACKEND_MAX_REQUESTS,
             BACKEND_MAX_TUNNELS, BACKENDS_STATIC, DNS_NAME, DNS_PORT, DNS_INTERVAL, DNS_RESOLVER, DNS_TIMEOUT, DNS_ID,

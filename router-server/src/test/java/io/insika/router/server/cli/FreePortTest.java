@@ -32,6 +32,6 @@ class FreePortTest {
     private static ServerSettings admin(String proxyHost, String adminHost, int adminPort) {
         return new ServerSettings(proxyHost, 0, adminHost, adminPort, Duration.ZERO, Duration.ZERO,
                 ServerSettings.DEFAULT_MAX_CONNECTIONS, true, ServerSettings.DEFAULT_HEAD_TIMEOUT,
-                ServerSettings.DEFAULT_IDLE_TIMEOUT, java.util.Optional.empty());
+                ServerSettings.DEFAULT_IDLE_TIMEOUT, java.util.Optional.empty(), io.insika.router.server.proxy.Http2Settings.DEFAULTS);
     }
 }

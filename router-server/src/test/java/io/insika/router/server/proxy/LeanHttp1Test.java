@@ -39,7 +39,7 @@ class LeanHttp1Test {
         backend = TestBackend.start("only");
         router = RouterServer.start(new ServerSettings("127.0.0.1", 0, "127.0.0.1", 0,
                         ServerSettings.HELIDON_GRACE, Duration.ZERO, ServerSettings.DEFAULT_MAX_CONNECTIONS, true,
-                        ServerSettings.DEFAULT_HEAD_TIMEOUT, ServerSettings.DEFAULT_IDLE_TIMEOUT, java.util.Optional.empty()), RouterFixture.defaultRoutes(),
+                        ServerSettings.DEFAULT_HEAD_TIMEOUT, ServerSettings.DEFAULT_IDLE_TIMEOUT, java.util.Optional.empty(), io.insika.router.server.proxy.Http2Settings.DEFAULTS), RouterFixture.defaultRoutes(),
                 RouterFixture.ketamaPool(List.of(backend.backend())), TestProxySettings.DEFAULTS);
     }
 

@@ -224,7 +224,7 @@ class TlsListenerTest {
         ServerSettings tls = TestServers.settings(new TlsSettings(material(Optional.empty()), false));
         router = RouterServer.start(new ServerSettings(tls.host(), tls.port(), tls.adminHost(), tls.adminPort(),
                         tls.shutdownGrace(), tls.stopDelay(), tls.maxConnections(), tls.leanHttp1(), Duration.ofMillis(800),
-                        tls.idleTimeout(), tls.tls()),
+                        tls.idleTimeout(), tls.tls(), io.insika.router.server.proxy.Http2Settings.DEFAULTS),
                 RouterFixture.defaultRoutes(), RouterFixture.ketamaPool(List.of(backends.getFirst().backend())),
                 TestProxySettings.DEFAULTS);
         try (Socket silent = new Socket("127.0.0.1", router.port());

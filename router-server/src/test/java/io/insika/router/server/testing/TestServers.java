@@ -31,7 +31,7 @@ public final class TestServers {
 
     public static ServerSettings settings(Duration grace, Duration stopDelay, int maxConnections) {
         return new ServerSettings("127.0.0.1", 0, "127.0.0.1", 0, grace, stopDelay, maxConnections, leanHttp1(),
-                ServerSettings.DEFAULT_HEAD_TIMEOUT, ServerSettings.DEFAULT_IDLE_TIMEOUT, java.util.Optional.empty());
+                ServerSettings.DEFAULT_HEAD_TIMEOUT, ServerSettings.DEFAULT_IDLE_TIMEOUT, java.util.Optional.empty(), io.insika.router.server.proxy.Http2Settings.DEFAULTS);
     }
 
     /** Loopback, any free ports, serving this TLS. */
@@ -39,13 +39,13 @@ public final class TestServers {
         ServerSettings plain = settings();
         return new ServerSettings(plain.host(), plain.port(), plain.adminHost(), plain.adminPort(), plain.shutdownGrace(),
                 plain.stopDelay(), plain.maxConnections(), plain.leanHttp1(), plain.headTimeout(), plain.idleTimeout(),
-                java.util.Optional.of(tls));
+                java.util.Optional.of(tls), plain.http2());
     }
 
     /** Loopback, any free ports, with these limits on client connections. */
     public static ServerSettings settings(int maxConnections, Duration headTimeout, Duration idleTimeout) {
         return new ServerSettings("127.0.0.1", 0, "127.0.0.1", 0, ServerSettings.HELIDON_GRACE, Duration.ZERO,
-                maxConnections, leanHttp1(), headTimeout, idleTimeout, java.util.Optional.empty());
+                maxConnections, leanHttp1(), headTimeout, idleTimeout, java.util.Optional.empty(), io.insika.router.server.proxy.Http2Settings.DEFAULTS);
     }
 
     public static RouterServer start(RouteTable routes, BackendPool pool, ProxySettings settings) {
