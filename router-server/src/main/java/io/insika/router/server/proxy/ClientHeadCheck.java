@@ -15,6 +15,7 @@ import io.insika.router.server.upstream.HttpSyntax;
  *     field line with an empty name ({@code : y}) and some names that are not tokens
  *     ({@code X(A)}); the backend writer refuses them, but only once a connection is taken.</li>
  * <li>The target is in origin form, or in absolute form as {@link RequestTarget} accepts it.</li>
+ * <li>An HTTP/2 request carries no connection-specific field ({@link Http2Fields}).</li>
  * <li>No octet above 0x7E. Helidon decodes header values and the target as US-ASCII, so obs-text
  *     ({@code café} in UTF-8) reaches the router as U+FFFD and could only be forwarded changed.</li>
  * </ul>
@@ -31,7 +32,8 @@ final class ClientHeadCheck {
                 || !HttpSyntax.isTarget(prologue.uriPath().rawPath())
                 || (prologue.hasQuery() && !prologue.query().rawValue().isEmpty()
                         && !HttpSyntax.isTarget(prologue.query().rawValue()))
-                || !target.forwardable()) {
+                || !target.forwardable()
+                || (ClientRequest.HTTP_2.equals(prologue.protocolVersion()) && !Http2Fields.wellFormed(headers))) {
             return false;
         }
         for (Header header : headers) {

@@ -20,8 +20,19 @@ import io.helidon.webserver.http.ServerRequest;
 record ClientRequest(HttpPrologue prologue, ServerRequestHeaders headers, SocketAddress peer, boolean secure,
                      InputStream body) {
 
+    /** The protocol version of a request Helidon's HTTP/2 server read. */
+    static final String HTTP_2 = "2.0";
+
     static ClientRequest of(ServerRequest request) {
-        return new ClientRequest(request.prologue(), request.headers(), request.remotePeer().address(),
+        HttpPrologue prologue = request.prologue();
+        ServerRequestHeaders headers = HTTP_2.equals(prologue.protocolVersion())
+                ? Http2Fields.forHttp1(request.headers()) : request.headers();
+        return new ClientRequest(prologue, headers, request.remotePeer().address(),
                 request.isSecure(), request.content().hasEntity() ? request.content().inputStream() : null);
+    }
+
+    /** Whether the request came as an HTTP/2 stream, to be forwarded as HTTP/1.1. */
+    boolean http2() {
+        return HTTP_2.equals(prologue.protocolVersion());
     }
 }

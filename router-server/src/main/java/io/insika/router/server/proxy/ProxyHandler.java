@@ -125,7 +125,9 @@ public final class ProxyHandler implements Handler, AutoCloseable {
 
     @Override
     public void handle(ServerRequest request, ServerResponse response) {
-        proxy(ClientRequest.of(request), new HelidonAnswer(response), false);
+        ClientRequest client = ClientRequest.of(request);
+        ClientAnswer answer = new HelidonAnswer(response);
+        proxy(client, client.http2() ? new Http2Answer(answer) : answer, false);
     }
 
     /**
