@@ -48,6 +48,13 @@ public final class TestServers {
                 maxConnections, leanHttp1(), headTimeout, idleTimeout, java.util.Optional.empty(), io.insika.router.server.proxy.Http2Settings.DEFAULTS);
     }
 
+    /** Loopback, any free ports, with these limits on client connections and HTTP/2 streams. */
+    public static ServerSettings settings(int maxConnections, Duration headTimeout, Duration idleTimeout,
+                                          io.insika.router.server.proxy.Http2Settings http2) {
+        return new ServerSettings("127.0.0.1", 0, "127.0.0.1", 0, ServerSettings.HELIDON_GRACE, Duration.ZERO,
+                maxConnections, leanHttp1(), headTimeout, idleTimeout, java.util.Optional.empty(), http2);
+    }
+
     public static RouterServer start(RouteTable routes, BackendPool pool, ProxySettings settings) {
         return RouterServer.start(settings(), routes, pool, settings);
     }

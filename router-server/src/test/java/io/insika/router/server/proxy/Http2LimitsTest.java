@@ -1,0 +1,241 @@
+package io.insika.router.server.proxy;
+
+import java.io.IOException;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.insika.router.server.RouterServer;
+import io.insika.router.server.testing.Eventually;
+import io.insika.router.server.testing.RawH2;
+import io.insika.router.server.testing.Scrape;
+import io.insika.router.server.testing.TestProxySettings;
+import io.insika.router.server.testing.TestServers;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static io.insika.router.server.testing.RawH2.get;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.lessThan;
+
+/**
+ * The HTTP/2 floods and limits, with a raw client: rapid reset (CVE-2023-44487), CONTINUATION
+ * flood, an oversized header list, SETTINGS and PING floods, more streams than allowed, the
+ * connection limit and the deadlines of a client that says nothing. After each the router lives
+ * and {@code /up} answers on a new connection.
+ */
+@Timeout(90)
+class Http2LimitsTest {
+
+    private static final Duration LIMIT = Duration.ofSeconds(20);
+
+    private TestBackend backend;
+    private RouterServer router;
+
+    @AfterEach
+    void stop() {
+        if (router != null) {
+            router.close();
+        }
+        if (backend != null) {
+            backend.holdRelease.release(100);
+            backend.close();
+        }
+    }
+
+    @Test
+    void rapidResetEndsTheConnectionLongBeforeThousandsOfStreams() throws Exception {
+        start(Http2Settings.DEFAULTS, 100);
+        int sent = 0;
+        try (RawH2 client = RawH2.connect(router.port())) {
+            try {
+                for (int stream = 1; sent < 5_000; stream += 2, sent++) {
+                    client.headers(stream, true, get("/reset-" + sent));
+                    client.reset(stream);
+                }
+            } catch (IOException closed) {
+                // the router closed it under our writes
+            }
+            assertThat("went away or closed", goneAway(client), is(true));
+        }
+        assertThat("the backend saw only the first few", backend.hits.get(), lessThan(sent));
+        assertUp();
+    }
+
+    @Test
+    void aContinuationFloodIsCutAtTheHeaderListLimit() throws Exception {
+        start(Http2Settings.DEFAULTS, 100);
+        long sent = 0;
+        try (RawH2 client = RawH2.connect(router.port())) {
+            try {
+                client.frame(RawH2.HEADERS, 0, 1, RawH2.block(get("/continued")));
+                byte[] more = RawH2.block("x-flood", "y".repeat(1000));
+                for (int i = 0; i < 10_000; i++) { // 10 MB of one header list, never ended
+                    client.frame(RawH2.CONTINUATION, 0, 1, more);
+                    sent += more.length;
+                }
+            } catch (IOException closed) {
+                // cut under our writes
+            }
+            assertThat("went away or closed", goneAway(client), is(true));
+        }
+        assertThat("cut long before the end", sent, lessThan(10_000L * 1000));
+        assertThat(backend.hits.get(), is(0));
+        assertUp();
+    }
+
+    @Test
+    void aHeaderListOverTheLimitIsRefused() throws Exception {
+        start(Http2Settings.DEFAULTS, 100);
+        try (RawH2 client = RawH2.connect(router.port())) {
+            client.frame(RawH2.HEADERS, 0, 1, RawH2.block(get("/big", "x-a", "a".repeat(12_000))));
+            client.frame(RawH2.CONTINUATION, RawH2.END_HEADERS, 1, RawH2.block("x-b", "b".repeat(8_000)));
+            RawH2.Outcome outcome = client.await(1);
+            assertThat(outcome.toString(), outcome.refused() || outcome.status() == 431, is(true));
+        }
+        assertThat(backend.hits.get(), is(0));
+        assertUp();
+    }
+
+    @Test
+    void aSettingsFloodLeavesTheRouterServing() throws Exception {
+        start(Http2Settings.DEFAULTS, 100);
+        flood(RawH2.SETTINGS, 0, new byte[] {0, 3, 0, 0, 0, 100}); // SETTINGS_MAX_CONCURRENT_STREAMS = 100
+        assertUp();
+    }
+
+    @Test
+    void aPingFloodLeavesTheRouterServing() throws Exception {
+        start(Http2Settings.DEFAULTS, 100);
+        flood(RawH2.PING, 0, new byte[8]);
+        assertUp();
+    }
+
+    @Test
+    void aStreamBeyondMaxConcurrentStreamsEndsTheConnectionWithGoaway() throws Exception {
+        start(new Http2Settings(true, 2, Http2Settings.DEFAULT_MAX_HEADER_LIST_SIZE,
+                Http2Settings.DEFAULT_INITIAL_WINDOW_SIZE), 100);
+        try (RawH2 client = RawH2.connect(router.port())) {
+            client.headers(1, true, get("/held-1", "x-hold", "1"));
+            client.headers(3, true, get("/held-2", "x-hold", "1"));
+            Eventually.await(LIMIT, () -> backend.holding.get() == 2, () -> "holding " + backend.holding.get());
+            client.headers(5, true, get("/third"));
+            RawH2.Outcome third = client.await(5);
+            // Helidon 4.5 answers the stream past the limit with a connection error (GOAWAY), not
+            // RST_STREAM REFUSED_STREAM for that stream alone (RFC 9113, 5.1.2 allows either)
+            assertThat(third.toString(), third.reset() != null && third.reset().type() == RawH2.GOAWAY, is(true));
+            assertThat(third.toString(), third.status(), is(0));
+        }
+        backend.holdRelease.release(2);
+        assertUp();
+    }
+
+    @Test
+    void h2ConnectionsCountAgainstMaxConnections() throws Exception {
+        start(Http2Settings.DEFAULTS, 2);
+        try (RawH2 first = RawH2.connect(router.port()); RawH2 second = RawH2.connect(router.port())) {
+            assertThat(first.read().type(), is(RawH2.SETTINGS));
+            assertThat(second.read().type(), is(RawH2.SETTINGS));
+            Eventually.await(LIMIT, () -> openConnections() == 2, () -> "open " + openConnections());
+            try (RawH2 third = RawH2.connect(router.port())) {
+                assertThat("closed before its SETTINGS", third.closesWithin(LIMIT), is(true));
+            }
+        }
+        Eventually.await(LIMIT, () -> openConnections() == 0, () -> "open " + openConnections());
+        assertUp();
+    }
+
+    @Test
+    void aConnectionThatSendsNothingIsClosedAfterTheHeadTimeoutAndOneThatSendsOnlyThePrefaceAfterTheIdleTimeout()
+            throws Exception {
+        backend = TestBackend.start("backend-0");
+        router = RouterServer.start(TestServers.settings(100, Duration.ofMillis(500), Duration.ofSeconds(3),
+                        Http2Settings.DEFAULTS), RouterFixture.defaultRoutes(),
+                RouterFixture.ketamaPool(List.of(backend.backend())), TestProxySettings.DEFAULTS);
+        long start = System.nanoTime();
+        try (Socket silent = new Socket("127.0.0.1", router.port());
+             RawH2 preface = RawH2.connect(router.port())) {
+            silent.setSoTimeout((int) LIMIT.toMillis());
+            try {
+                assertThat(silent.getInputStream().read(), is(-1));
+            } catch (SocketTimeoutException e) {
+                throw new AssertionError("a silent connection was left open", e);
+            } catch (IOException reset) {
+                // closed
+            }
+            assertThat("closed within a few head timeouts", System.nanoTime() - start,
+                    lessThan(TimeUnit.SECONDS.toNanos(5)));
+            // claimed by HTTP/2 at its preface, it is timed by server.idle-timeout from then on
+            assertThat("open past the head timeout", preface.closesWithin(Duration.ofMillis(1500)), is(false));
+            assertThat("closed after the idle timeout", preface.closesWithin(Duration.ofSeconds(10)), is(true));
+        }
+        assertUp();
+    }
+
+    // Writes the frame as fast as the router reads it, draining what it answers, for a while
+    private void flood(int type, int flags, byte[] payload) throws Exception {
+        AtomicInteger answered = new AtomicInteger();
+        try (RawH2 client = RawH2.connect(router.port())) {
+            Thread drain = Thread.ofVirtual().start(() -> {
+                try {
+                    while (true) {
+                        client.read();
+                        answered.incrementAndGet();
+                    }
+                } catch (IOException done) {
+                    // closed
+                }
+            });
+            try {
+                for (int i = 0; i < 50_000; i++) {
+                    client.frame(type, flags, 0, payload);
+                }
+            } catch (IOException closed) {
+                // the router may cut a flood
+            }
+            client.close();
+            drain.join(LIMIT.toMillis());
+        }
+    }
+
+    private int openConnections() {
+        return (int) Scrape.of(router.adminPort()).sum("insika_router_client_connections");
+    }
+
+    private static boolean goneAway(RawH2 client) throws IOException {
+        client.socket().setSoTimeout((int) LIMIT.toMillis());
+        try {
+            while (true) {
+                RawH2.Frame frame = client.read();
+                if (frame.type() == RawH2.GOAWAY) {
+                    return true;
+                }
+            }
+        } catch (SocketTimeoutException open) {
+            return false;
+        } catch (IOException closed) {
+            return true;
+        }
+    }
+
+    private void start(Http2Settings http2, int maxConnections) {
+        backend = TestBackend.start("backend-0");
+        router = RouterServer.start(TestServers.settings(maxConnections, Duration.ofSeconds(30), Duration.ofSeconds(60),
+                        http2), RouterFixture.defaultRoutes(), RouterFixture.ketamaPool(List.of(backend.backend())),
+                TestProxySettings.DEFAULTS);
+    }
+
+    private void assertUp() throws Exception {
+        try (RawH2 client = RawH2.connect(router.port())) {
+            client.headers(1, true, get("/up"));
+            RawH2.Outcome up = client.await(1);
+            assertThat(up.toString(), up.status(), is(200));
+        }
+    }
+
+}
