@@ -156,6 +156,75 @@ class TlsReloadTest {
     }
 
     @Test
+    void h2ClientsConnectingWhileTheCertificateRotatesAreServedAndNewConnectionsGetTheNewCertificate()
+            throws Exception {
+        Issued first = CA.server(BigInteger.valueOf(0x4141), "EC");
+        Issued second = CA.server(BigInteger.valueOf(0x4242), "EC");
+        start(first);
+        HttpClient kept = h2Client();
+        HttpResponse<String> before = h2Post(kept, "kept-before");
+        assertThat(before.version(), is(HttpClient.Version.HTTP_2));
+
+        AtomicBoolean running = new AtomicBoolean(true);
+        AtomicBoolean reloaded = new AtomicBoolean(false);
+        List<String> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        Set<BigInteger> seenAfterReload = ConcurrentHashMap.newKeySet();
+        AtomicInteger newConnectionsAfterReload = new AtomicInteger();
+        List<Thread> load = new ArrayList<>();
+        load.add(Thread.ofVirtual().start(() -> {
+            for (int n = 0; running.get(); n++) {
+                try {
+                    HttpResponse<String> response = h2Post(kept, "kept-" + n);
+                    if (response.statusCode() != 200 || response.version() != HttpClient.Version.HTTP_2) {
+                        failures.add("kept: " + response.statusCode() + " " + response.version());
+                    }
+                } catch (Exception e) {
+                    failures.add("kept: " + e);
+                }
+            }
+        }));
+        for (int i = 0; i < 2; i++) {
+            int client = i;
+            // a new client (and a new TLS context: no session resumed) per request: a new h2 connection
+            load.add(Thread.ofVirtual().start(() -> {
+                for (int n = 0; running.get(); n++) {
+                    boolean afterReload = reloaded.get();
+                    try {
+                        HttpResponse<String> response = h2Post(h2Client(), "fresh-" + client + "-" + n);
+                        if (response.statusCode() != 200 || response.version() != HttpClient.Version.HTTP_2) {
+                            failures.add("fresh: " + response.statusCode() + " " + response.version());
+                        }
+                        if (afterReload) {
+                            seenAfterReload.add(serial(response));
+                            newConnectionsAfterReload.incrementAndGet();
+                        }
+                    } catch (Exception e) {
+                        failures.add("fresh: " + e);
+                    }
+                }
+            }));
+        }
+        Eventually.await(Duration.ofSeconds(20), () -> backend.hits.get() > 20, () -> backend.hits + " requests");
+
+        mount(second);
+        assertThat(reload.reload(), is(ConfigReload.Result.APPLIED));
+        reloaded.set(true);
+        Eventually.await(Duration.ofSeconds(30), () -> newConnectionsAfterReload.get() > 20,
+                () -> newConnectionsAfterReload + " new connections since the reload");
+        running.set(false);
+        for (Thread thread : load) {
+            thread.join();
+        }
+
+        assertThat("no request failed", failures, empty());
+        assertThat("every h2 connection made after the reload was presented the new certificate", seenAfterReload,
+                is(Set.of(second.serial())));
+        HttpResponse<String> after = h2Post(kept, "kept-after");
+        assertThat("the h2 connection open before the rotation is still served", after.statusCode(), is(200));
+        assertThat("with the certificate it began with", serial(after), is(first.serial()));
+    }
+
+    @Test
     void aNewKeyThatIsNotTheNewCertificatesIsRefusedCountedAndTheRunningPairKept() throws Exception {
         Issued first = CA.server(BigInteger.valueOf(0x3333), "EC");
         start(first);
@@ -217,6 +286,21 @@ class TlsReloadTest {
         socket.setSoTimeout(10_000);
         socket.startHandshake();
         return socket;
+    }
+
+    private static HttpClient h2Client() {
+        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).sslContext(TestCertificates.trusting(CA))
+                .connectTimeout(Duration.ofSeconds(10)).build();
+    }
+
+    private HttpResponse<String> h2Post(HttpClient client, String user) throws Exception {
+        return client.send(HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + router.port() + "/v1/responses"))
+                .timeout(Duration.ofSeconds(10)).POST(HttpRequest.BodyPublishers.ofString("{\"user\":\"" + user + "\"}"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static BigInteger serial(HttpResponse<?> response) throws IOException {
+        return ((X509Certificate) response.sslSession().orElseThrow().getPeerCertificates()[0]).getSerialNumber();
     }
 
     private static BigInteger serial(SSLSocket socket) throws IOException {
