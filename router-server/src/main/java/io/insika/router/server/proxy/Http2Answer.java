@@ -5,58 +5,65 @@ import java.util.Locale;
 import java.util.Set;
 
 import io.helidon.http.Header;
+import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
+import io.helidon.webserver.http.ServerResponse;
 
 /**
  * A {@link ClientAnswer} through Helidon's HTTP/2 response: the same answers as over HTTP/1, less
  * the fields that speak of an HTTP/1 connection, which an HTTP/2 message must not carry (RFC 9113,
  * section 8.2.2; a client treats an answer with them as malformed). The router's
- * {@code Connection: close} after an unread body becomes the end of the stream.
+ * {@code Connection: close} after an unread body becomes the end of the stream. Nor does it get a
+ * trailer the backend never sent: Helidon 4.5 answers a request with {@code te: trailers} through
+ * a stream with {@code Trailer: stream-result} and a {@code stream-result: OK} trailer of its own.
  */
-record Http2Answer(ClientAnswer answer) implements ClientAnswer {
+record Http2Answer(ServerResponse response) implements ClientAnswer {
 
     private static final Set<String> CONNECTION_SPECIFIC = Set.of(
             "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade");
 
     @Override
     public void status(Status status) {
-        answer.status(status);
+        response.status(status);
     }
 
     @Override
     public Status status() {
-        return answer.status();
+        return response.status();
     }
 
     @Override
     public void header(Header header) {
         if (!CONNECTION_SPECIFIC.contains(header.name().toLowerCase(Locale.ROOT))) {
-            answer.header(header);
+            response.header(header);
         }
     }
 
     @Override
     public void clearHeaders() {
-        answer.clearHeaders();
+        response.headers().clear();
     }
 
     @Override
     public void send() {
-        answer.send();
+        response.send();
     }
 
     @Override
     public void send(byte[] body) {
-        answer.send(body);
+        response.send(body);
     }
 
     @Override
     public OutputStream outputStream() {
-        return answer.outputStream();
+        OutputStream out = response.outputStream();
+        // the head leaves with the first write: without Trailer, Helidon sends no trailers
+        response.headers().remove(HeaderNames.TRAILER);
+        return out;
     }
 
     @Override
     public long bytesWritten() {
-        return answer.bytesWritten();
+        return response.bytesWritten();
     }
 }

@@ -126,8 +126,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     @Override
     public void handle(ServerRequest request, ServerResponse response) {
         ClientRequest client = ClientRequest.of(request);
-        ClientAnswer answer = new HelidonAnswer(response);
-        proxy(client, client.http2() ? new Http2Answer(answer) : answer, false);
+        proxy(client, client.http2() ? new Http2Answer(response) : new HelidonAnswer(response), false);
     }
 
     /**

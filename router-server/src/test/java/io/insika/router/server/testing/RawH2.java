@@ -76,12 +76,14 @@ public final class RawH2 implements AutoCloseable {
      * @param body   the answer's body
      * @param reset  the RST_STREAM or GOAWAY that ended it, or {@code null}
      * @param closed whether the connection closed before the stream ended
+     * @param fields every field block of the answer decoded (the head; trailers after the body)
      */
-    public record Outcome(int status, byte[] body, Frame reset, boolean closed) {
+    public record Outcome(int status, byte[] body, Frame reset, boolean closed, List<Http2Headers> fields) {
 
         @Override
         public String toString() {
-            return "status " + status + ", reset " + reset + ", closed " + closed + ", body " + text();
+            return "status " + status + ", reset " + reset + ", closed " + closed + ", fields " + fields
+                    + ", body " + text();
         }
 
         public String text() {
@@ -213,19 +215,22 @@ public final class RawH2 implements AutoCloseable {
     public Outcome await(int stream) throws IOException {
         int status = 0;
         ByteArrayOutputStream body = new ByteArrayOutputStream();
+        List<Http2Headers> fields = new java.util.ArrayList<>();
         try {
             while (true) {
                 Frame frame = read();
                 if (frame.type() == GOAWAY) {
-                    return new Outcome(status, body.toByteArray(), frame, false);
+                    return new Outcome(status, body.toByteArray(), frame, false, fields);
                 }
                 if (frame.stream() != stream) {
                     continue;
                 }
                 switch (frame.type()) {
                     case HEADERS -> {
+                        Http2Headers decoded = decode(frame);
+                        fields.add(decoded);
                         if (status == 0) {
-                            status = status(frame);
+                            status = decoded.status().code();
                         }
                     }
                     case DATA -> {
@@ -235,17 +240,17 @@ public final class RawH2 implements AutoCloseable {
                         }
                     }
                     case RST_STREAM -> {
-                        return new Outcome(status, body.toByteArray(), frame, false);
+                        return new Outcome(status, body.toByteArray(), frame, false, fields);
                     }
                     default -> {
                     }
                 }
                 if ((frame.type() == HEADERS || frame.type() == DATA) && (frame.flags() & END_STREAM) != 0) {
-                    return new Outcome(status, body.toByteArray(), null, false);
+                    return new Outcome(status, body.toByteArray(), null, false, fields);
                 }
             }
         } catch (EOFException | java.net.SocketException closed) {
-            return new Outcome(status, body.toByteArray(), null, true);
+            return new Outcome(status, body.toByteArray(), null, true, fields);
         }
     }
 
@@ -263,13 +268,11 @@ public final class RawH2 implements AutoCloseable {
         }
     }
 
-    private int status(Frame frame) {
+    private Http2Headers decode(Frame frame) {
         byte[] payload = frame.payload();
         Http2FrameHeader header = Http2FrameHeader.create(payload.length, io.helidon.http.http2.Http2FrameTypes.HEADERS,
                 io.helidon.http.http2.Http2Flag.HeaderFlags.create(frame.flags()), frame.stream());
-        Http2Headers headers = Http2Headers.create(null, table, huffman,
-                new Http2FrameData(header, BufferData.create(payload)));
-        return headers.status().code();
+        return Http2Headers.create(null, table, huffman, new Http2FrameData(header, BufferData.create(payload)));
     }
 
     /** Every frame type this client reads, named, for messages. */
