@@ -53,6 +53,8 @@ class Http2ListenerTest {
 
     private static final Authority CA = TestCertificates.authority("h2-ca");
     private static final Duration LIMIT = Duration.ofSeconds(30);
+    private static final Http2Settings OFF = new Http2Settings(false, Http2Settings.DEFAULT_MAX_CONCURRENT_STREAMS,
+            Http2Settings.DEFAULT_MAX_HEADER_LIST_SIZE, Http2Settings.DEFAULT_INITIAL_WINDOW_SIZE);
 
     @TempDir
     Path dir;
@@ -172,6 +174,43 @@ class Http2ListenerTest {
         assertThat(tls.output(), tls.status(), is(0));
         assertThat(tls.output(), startsWith("HTTP/2 200"));
         assertThat("/up is the router's", backends.getFirst().hits.get(), is(0));
+    }
+
+    @Test
+    void anUpgradeToH2cIsServedAsHttp11() throws Exception {
+        startPlain(1);
+        // curl --http2 on a plain URL asks for Upgrade: h2c, which the router does not do
+        PeerProgram.Run curl = PeerProgram.CURL.run(LIMIT, "-sS", "--http2", "-D", "-",
+                "http://127.0.0.1:" + router.port() + "/plain");
+        assertThat(curl.output(), curl.status(), is(0));
+        assertThat(curl.output(), startsWith("HTTP/1.1 200"));
+        assertThat("the backend got no upgrade", backends.getFirst().lastHeaders.containsKey("upgrade"), is(false));
+    }
+
+    @Test
+    void withHttp2OffTlsOffersOnlyHttp11AndThePrefaceIsClosed() throws Exception {
+        backends.add(TestBackend.start("backend-0"));
+        ServerSettings plain = TestServers.settings(ServerSettings.DEFAULT_MAX_CONNECTIONS,
+                ServerSettings.DEFAULT_HEAD_TIMEOUT, ServerSettings.DEFAULT_IDLE_TIMEOUT, OFF);
+        router = RouterServer.start(plain, RouterFixture.defaultRoutes(),
+                RouterFixture.ketamaPool(List.of(backends.getFirst().backend())), TestProxySettings.DEFAULTS);
+        PeerProgram.Run prior = PeerProgram.CURL.run(LIMIT, "-sS", "--http2-prior-knowledge",
+                "http://127.0.0.1:" + router.port() + "/up");
+        assertThat(prior.output(), prior.status(), not(is(0)));
+        router.close();
+
+        Issued served = CA.server(BigInteger.valueOf(0x2e3), "EC");
+        TestCertificates.write(served, dir.resolve("off.crt"), dir.resolve("off.key"), KeyFormat.TRADITIONAL);
+        ServerSettings tls = TestServers.settings(new TlsSettings(
+                TlsMaterial.read(dir.resolve("off.crt"), dir.resolve("off.key"), java.util.Optional.empty()), false));
+        router = RouterServer.start(new ServerSettings(tls.host(), tls.port(), tls.adminHost(), tls.adminPort(),
+                        tls.shutdownGrace(), tls.stopDelay(), tls.maxConnections(), tls.leanHttp1(), tls.headTimeout(),
+                        tls.idleTimeout(), tls.tls(), OFF), RouterFixture.defaultRoutes(),
+                RouterFixture.ketamaPool(List.of(backends.getFirst().backend())), TestProxySettings.DEFAULTS);
+        PeerProgram.Run alpn = PeerProgram.CURL.run(LIMIT, "-sS", "--http2", "--cacert", caFile().toString(), "-D", "-",
+                "https://127.0.0.1:" + router.port() + "/up");
+        assertThat(alpn.output(), alpn.status(), is(0));
+        assertThat(alpn.output(), startsWith("HTTP/1.1 200"));
     }
 
     @Test
