@@ -120,6 +120,34 @@ class Http2LimitsTest {
     }
 
     @Test
+    void theRoutersSettingsAnnounceTheConfiguredLimits() throws Exception {
+        start(new Http2Settings(true, 7, 20_000, 30_000), 100);
+        try (RawH2 client = RawH2.connect(router.port())) {
+            RawH2.Frame settings = client.read();
+            assertThat(settings.toString(), settings.type(), is(RawH2.SETTINGS));
+            java.util.Map<Integer, Long> announced = new java.util.HashMap<>();
+            java.nio.ByteBuffer payload = java.nio.ByteBuffer.wrap(settings.payload());
+            while (payload.remaining() >= 6) {
+                announced.put(payload.getShort() & 0xffff, payload.getInt() & 0xffffffffL);
+            }
+            assertThat(announced.toString(), announced.get(0x3), is(7L)); // SETTINGS_MAX_CONCURRENT_STREAMS
+            assertThat(announced.toString(), announced.get(0x4), is(30_000L)); // SETTINGS_INITIAL_WINDOW_SIZE
+            assertThat(announced.toString(), announced.get(0x6), is(20_000L)); // SETTINGS_MAX_HEADER_LIST_SIZE
+        }
+    }
+
+    @Test
+    void aHeaderListUnderTheConfiguredLimitIsServedThoughOverHelidonsDefault() throws Exception {
+        start(Http2Settings.DEFAULTS, 100);
+        try (RawH2 client = RawH2.connect(router.port())) {
+            client.headers(1, true, get("/twelve-k", "x-a", "a".repeat(12_000)));
+            RawH2.Outcome outcome = client.await(1);
+            assertThat(outcome.toString(), outcome.status(), is(200));
+        }
+        assertThat(backend.lastHeaders.get("x-a"), is(List.of("a".repeat(12_000))));
+    }
+
+    @Test
     void aSettingsFloodLeavesTheRouterServing() throws Exception {
         start(Http2Settings.DEFAULTS, 100);
         flood(RawH2.SETTINGS, 0, new byte[] {0, 3, 0, 0, 0, 100}); // SETTINGS_MAX_CONCURRENT_STREAMS = 100
