@@ -50,37 +50,52 @@ class Http2LimitsTest {
     }
 
     @Test
-    void rapidResetEndsTheConnectionWithEnhanceYourCalmLongBeforeThousandsOfStreams() throws Exception {
+    void rapidResetEndsTheConnectionWithEnhanceYourCalmAfterFiftyStreams() throws Exception {
+        start(Http2Settings.DEFAULTS, 100);
+        try (RawH2 client = RawH2.connect(router.port())) {
+            // Helidon 4.5 allows 50 streams reset before their answer began per 10 s; the 51st ends
+            // the connection. All 51 leave in one write, and nothing after it: a close with frames
+            // of ours unread would reset the socket and lose the GOAWAY before it is read.
+            java.io.ByteArrayOutputStream pairs = new java.io.ByteArrayOutputStream();
+            for (int n = 0, stream = 1; n < 51; n++, stream += 2) {
+                // a body still to come: the stream waits for it, nothing of its answer is sent
+                pairs.writeBytes(RawH2.frameBytes(RawH2.HEADERS, RawH2.END_HEADERS, stream,
+                        RawH2.block(RawH2.request("POST", "/v1/responses", "content-type", "application/json"))));
+                pairs.writeBytes(RawH2.frameBytes(RawH2.RST_STREAM, 0, stream, new byte[] {0, 0, 0, 8}));
+            }
+            client.socket().getOutputStream().write(pairs.toByteArray());
+            RawH2.Frame goaway = null;
+            try {
+                while (goaway == null) {
+                    RawH2.Frame frame = client.read();
+                    goaway = frame.type() == RawH2.GOAWAY ? frame : null;
+                }
+            } catch (IOException closed) {
+                throw new AssertionError("closed without a GOAWAY", closed);
+            }
+            assertThat(goaway.toString(), goaway.errorCode(), is(ENHANCE_YOUR_CALM));
+            assertThat("closed after it", client.closesWithin(LIMIT), is(true));
+        }
+        assertThat("no reset stream reached the backend", backend.hits.get(), is(0));
+        assertUp();
+    }
+
+    @Test
+    void thousandsOfRapidResetsNeverReachThousandsOfStreams() throws Exception {
         start(Http2Settings.DEFAULTS, 100);
         int sent = 0;
-        java.util.concurrent.atomic.AtomicReference<RawH2.Frame> goaway = new java.util.concurrent.atomic.AtomicReference<>();
         try (RawH2 client = RawH2.connect(router.port())) {
-            // read while writing: a close with our frames unread resets the socket and loses what was not read yet
-            Thread reader = Thread.ofVirtual().start(() -> {
-                try {
-                    while (goaway.get() == null) {
-                        RawH2.Frame frame = client.read();
-                        if (frame.type() == RawH2.GOAWAY) {
-                            goaway.set(frame);
-                        }
-                    }
-                } catch (IOException closed) {
-                    // ended
-                }
-            });
             try {
-                for (int stream = 1; sent < 5_000 && goaway.get() == null; stream += 2, sent++) {
+                for (int stream = 1; sent < 5_000; stream += 2, sent++) {
                     client.headers(stream, true, get("/reset-" + sent));
                     client.reset(stream);
                 }
             } catch (IOException closed) {
                 // the router closed it under our writes
             }
-            reader.join(LIMIT.toMillis());
+            assertThat("went away or closed", goneAway(client), is(true));
         }
-        assertThat("went away", goaway.get() != null, is(true));
-        assertThat(goaway.get().toString(), goaway.get().errorCode(), is(ENHANCE_YOUR_CALM));
-        assertThat("cut long before the end", sent, lessThan(5_000));
+        assertThat("the backend saw only the first few", backend.hits.get(), lessThan(100));
         assertUp();
     }
 

@@ -117,16 +117,16 @@ public final class RawH2 implements AutoCloseable {
 
     /** Writes one frame. */
     public synchronized void frame(int type, int flags, int stream, byte[] payload) throws IOException {
-        byte[] head = new byte[9];
-        head[0] = (byte) (payload.length >>> 16);
-        head[1] = (byte) (payload.length >>> 8);
-        head[2] = (byte) payload.length;
-        head[3] = (byte) type;
-        head[4] = (byte) flags;
-        ByteBuffer.wrap(head, 5, 4).putInt(stream & 0x7fffffff);
-        out.write(head);
-        out.write(payload);
+        out.write(frameBytes(type, flags, stream, payload));
         out.flush();
+    }
+
+    /** One frame's bytes, for a test that writes several at once. */
+    public static byte[] frameBytes(int type, int flags, int stream, byte[] payload) {
+        ByteBuffer frame = ByteBuffer.allocate(9 + payload.length);
+        frame.put((byte) (payload.length >>> 16)).put((byte) (payload.length >>> 8)).put((byte) payload.length);
+        frame.put((byte) type).put((byte) flags).putInt(stream & 0x7fffffff).put(payload);
+        return frame.array();
     }
 
     /** A HEADERS frame with these fields, name and value in turn, ending the headers. */
