@@ -18,6 +18,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.insika.router.server.proxy.StandaloneRouter;
+import io.insika.router.server.testing.RawH2;
 import io.insika.router.server.testing.RawHttp;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -42,6 +43,7 @@ class ConnectionFloodTest {
     private static final int TUNNELS = 2_500;
     private static final int IDLE = 3_000;
     private static final int HEADS = 200;
+    private static final int H2_CONNECTIONS = 3_000;
     /** The most of the heap live objects may fill with every limit reached. */
     private static final double LIVE_HEAP_MAX = 0.8;
     // Serial GC's "DefNew     total 44288K, used 24861K [...]" and "Tenured    total ..." (JDK 25;
@@ -166,6 +168,38 @@ class ConnectionFloodTest {
         String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(String.join(" ", command) + ": " + out, process.waitFor(), is(0));
         return out;
+    }
+
+    @Test
+    void floodsOfHttp2UploadsLeaveARouterWithTheShippedDefaultsAliveAndAnswering() throws Exception {
+        // HTTP/2 is off by default (Http2Settings.DEFAULTS): with it on, Helidon 4.5 held ~120 KiB
+        // of heap per connection here and the router died of OutOfMemoryError within seconds
+        byte[] chunk = "x".repeat(16_000).getBytes(StandardCharsets.US_ASCII); // within the default frame size
+        int opened = 0;
+        int cut = 0;
+        for (int i = 0; i < H2_CONNECTIONS; i++) {
+            try {
+                RawH2 h2 = RawH2.connect(port);
+                held.add(h2.socket());
+                // a POST whose body never ends: the key in its first bytes, then ~48 KB inside the
+                // stream's and the connection's 64 KiB windows, which the router must hold or refuse
+                h2.headers(1, false, RawH2.request("POST", "/v1/responses", "content-type", "application/json"));
+                h2.data(1, false, ("{\"user\":\"u" + i + "\",\"pad\":\"").getBytes(StandardCharsets.US_ASCII));
+                for (int c = 0; c < 3; c++) {
+                    h2.data(1, false, chunk);
+                }
+                opened++;
+            } catch (IOException refusedOrCut) {
+                cut++; // past the connection limit: closed, or reset under the writes
+            }
+        }
+        assertUp("with HTTP/2 uploads held open");
+        double liveShare = liveHeapShare(router.pid());
+
+        System.out.printf("h2 flood: %d connections opened with an upload held, %d cut; live heap %.0f%%; router peak"
+                + " RSS %d MiB%n", opened, cut, liveShare * 100, peakResidentKib(router.pid()) / 1024);
+        assertThat("the router lives", router.isAlive(), is(true));
+        assertThat("live heap share with every h2 connection holding an upload", liveShare, lessThan(LIVE_HEAP_MAX));
     }
 
     private void assertUp(String when) throws IOException {

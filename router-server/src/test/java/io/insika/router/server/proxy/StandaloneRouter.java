@@ -4,6 +4,7 @@ import java.util.Arrays;
 
 import io.insika.router.api.Backend;
 import io.insika.router.server.RouterServer;
+import io.insika.router.server.ServerSettings;
 import io.insika.router.server.routing.BackendPool;
 import io.insika.router.server.testing.TestServers;
 import io.insika.router.server.testing.TestProxySettings;
@@ -19,8 +20,10 @@ public final class StandaloneRouter {
 
     public static void main(String[] backends) throws InterruptedException {
         BackendPool pool = RouterFixture.ketamaPool(Arrays.stream(backends).map(Backend::parse).toList());
-        RouterServer server = TestServers.start(RouterFixture.defaultRoutes(), pool,
-                TestProxySettings.DEFAULTS);
+        // the shipped defaults, HTTP/2 off among them, not the tests' (TestServers.HTTP2)
+        RouterServer server = RouterServer.start(TestServers.settings(ServerSettings.DEFAULT_MAX_CONNECTIONS,
+                        ServerSettings.DEFAULT_HEAD_TIMEOUT, ServerSettings.DEFAULT_IDLE_TIMEOUT, Http2Settings.DEFAULTS),
+                RouterFixture.defaultRoutes(), pool, TestProxySettings.DEFAULTS);
         System.out.println("PORT " + server.port());
         System.out.flush();
         Thread.currentThread().join();

@@ -265,7 +265,7 @@ class TlsReloadTest {
         backend = TestBackend.start("backend");
         secret = new SecretVolume(dir.resolve("secret"));
         mount(issued);
-        Path yaml = Files.writeString(dir.resolve("router.yaml"), "server: { host: 127.0.0.1, port: 0, admin-port: 0,"
+        Path yaml = Files.writeString(dir.resolve("router.yaml"), "server: { host: 127.0.0.1, port: 0, admin-port: 0, http2: true,"
                 + " tls: { certificate: " + secret.file("tls.crt") + ", private-key: " + secret.file("tls.key") + " } }\n"
                 + "backends: { static: [ \"" + backend.backend().uri() + "\" ] }\n");
         RouterConfigLoader loader = new RouterConfigLoader(FixturePlugins.builtIn());
