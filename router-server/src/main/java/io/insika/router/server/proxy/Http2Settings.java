@@ -20,10 +20,11 @@ public record Http2Settings(boolean enabled, int maxConcurrentStreams, int maxHe
     public static final int DEFAULT_INITIAL_WINDOW_SIZE = 65535;
     /**
      * What the router runs with when nothing is configured: HTTP/2 off. Helidon 4.5's HTTP/2 server
-     * reads a stream's DATA frames into the heap as they come, past the flow-control window it
-     * announced, until the stream's handler reads them; a client that ignores the window holds as
-     * much of the heap as it sends (ConnectionFloodTest measured ~2.3 bytes of heap per byte sent,
-     * and ~120 KiB per connection holding a 48 KB upload). Off, no client can; on, trust the clients.
+     * reads a stream's DATA frames into the heap as they come and queues up to 32 of them per
+     * stream (Http2ServerStream's inbound queue) until the stream's handler reads them, never
+     * checking the flow-control window it announced: a client that ignores the window holds up to
+     * ~512 KiB per open stream (ConnectionFloodTest measured ~120 KiB per connection holding a
+     * 48 KB upload; a few hundred ended the shipped heap). Off, no client can; on, trust the clients.
      */
     public static final Http2Settings DEFAULTS = new Http2Settings(false, DEFAULT_MAX_CONCURRENT_STREAMS,
             DEFAULT_MAX_HEADER_LIST_SIZE, DEFAULT_INITIAL_WINDOW_SIZE);
