@@ -26,6 +26,11 @@ final class Http2Fields {
     private Http2Fields() {
     }
 
+    /** Whether a field of this name (lower case) is connection-specific: never in an HTTP/2 message. */
+    static boolean connectionSpecific(String name) {
+        return CONNECTION_SPECIFIC.contains(name);
+    }
+
     /** Whether the request's fields are well-formed HTTP/2: none connection-specific, {@code te} only {@code trailers}. */
     static boolean wellFormed(ServerRequestHeaders headers) {
         for (Header header : headers) {

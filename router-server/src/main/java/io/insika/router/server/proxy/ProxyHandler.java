@@ -126,7 +126,7 @@ public final class ProxyHandler implements Handler, AutoCloseable {
     @Override
     public void handle(ServerRequest request, ServerResponse response) {
         ClientRequest client = ClientRequest.of(request);
-        proxy(client, client.http2() ? new Http2Answer(response) : new HelidonAnswer(response), false);
+        proxy(client, new HelidonAnswer(response, client.http2()), false);
     }
 
     /**
