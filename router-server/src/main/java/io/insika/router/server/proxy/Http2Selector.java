@@ -33,7 +33,7 @@ public final class Http2Selector implements ServerConnectionSelector {
     }
 
     /** Helidon's HTTP/2 configuration for these settings. */
-    static Http2Config config(Http2Settings settings) {
+    private static Http2Config config(Http2Settings settings) {
         return Http2Config.builder()
                 .maxConcurrentStreams(settings.maxConcurrentStreams())
                 .maxHeaderListSize(settings.maxHeaderListSize())
