@@ -25,8 +25,6 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -su
     -addext subjectAltName=IP:127.0.0.1 -keyout "$WORK/tls.key" -out "$WORK/tls.crt" 2>/dev/null
 cat "$WORK/tls.crt" "$WORK/tls.key" > "$WORK/tls.pem"
 start_haproxy 2 "ssl crt $WORK/tls.pem alpn h2,http/1.1"
-# HTTP/2 is off by default (server.http2): on here, for the h2 and h2c targets
-export INSIKA_ROUTER_HTTP2=true
 INSIKA_ROUTER_TLS_CERTIFICATE="$WORK/tls.crt" INSIKA_ROUTER_TLS_PRIVATE_KEY="$WORK/tls.key" \
     start_router "$ROUTER_HOME" 18099 19099; TLS_PID=$ROUTER_PID
 start_router "$ROUTER_HOME" 18097 19097; PLAIN_PID=$ROUTER_PID

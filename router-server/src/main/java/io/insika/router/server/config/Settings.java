@@ -83,8 +83,7 @@ public final class Settings {
             c -> c.server().leanHttp1());
     public static final Setting<Boolean> HTTP2 = Setting.of("server.http2", "INSIKA_ROUTER_HTTP2", ValueType.bool(),
             Http2Settings.DEFAULTS.enabled(), RESTART, "`true` serves HTTP/2 on the proxy port: ALPN `h2` over TLS,"
-                    + " prior knowledge on plain sockets; each stream goes to its backend as an HTTP/1.1 request. Off"
-                    + " by default: a client can hold the heap with request bodies (see below).",
+                    + " prior knowledge on plain sockets; each stream goes to its backend as an HTTP/1.1 request.",
             c -> c.server().http2().enabled());
     public static final Setting<Integer> HTTP2_MAX_CONCURRENT_STREAMS = Setting.of(
             "server.http2-max-concurrent-streams", "INSIKA_ROUTER_HTTP2_MAX_CONCURRENT_STREAMS",

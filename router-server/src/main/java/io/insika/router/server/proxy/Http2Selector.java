@@ -1,12 +1,21 @@
 package io.insika.router.server.proxy;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
 
 import io.helidon.common.buffers.BufferData;
+import io.helidon.common.buffers.DataReader;
+import io.helidon.common.buffers.DataWriter;
+import io.helidon.common.socket.HelidonSocket;
+import io.helidon.common.socket.PeerInfo;
 import io.helidon.common.concurrency.limits.Limit;
 import io.helidon.common.task.InterruptableTask;
 import io.helidon.webserver.ConnectionContext;
+import io.helidon.webserver.ListenerContext;
+import io.helidon.webserver.ProxyProtocolData;
+import io.helidon.webserver.Router;
 import io.helidon.webserver.http2.Http2Config;
 import io.helidon.webserver.http2.Http2ConnectionSelector;
 import io.helidon.webserver.spi.ServerConnection;
@@ -16,12 +25,21 @@ import io.helidon.webserver.spi.ServerConnectionSelector;
  * Takes the proxy listener's HTTP/2 connections (ALPN {@code h2}, or the prior-knowledge preface
  * on a plain socket) as Helidon's own, counted against {@code server.max-connections} like the
  * lean HTTP/1 ones: each stream is routed by the listener's routing, so it reaches
- * {@link ProxyHandler} as an HTTP/1 request handled by Helidon does.
+ * {@link ProxyHandler} as an HTTP/1 request handled by Helidon does. Each connection's bytes pass
+ * its {@link Http2ReceiveWindow} both ways, so that a client keeps to the flow-control window.
  */
 public final class Http2Selector implements ServerConnectionSelector {
 
+    /**
+     * Heap an HTTP/2 connection holds per byte of request DATA it holds unread: Helidon keeps each
+     * frame's bytes and its own objects for it. Measured: ~120 KiB per connection holding a 48 KB
+     * upload, of which ~18.5 KiB is what any connection holds.
+     */
+    private static final int HEAP_PER_UNREAD_BYTE = 2;
+
     private final ServerConnectionSelector helidon;
     private final OpenLimit connections;
+    private final int slots;
 
     /**
      * @param settings    the limits each connection announces
@@ -29,6 +47,7 @@ public final class Http2Selector implements ServerConnectionSelector {
      */
     public Http2Selector(Http2Settings settings, OpenLimit connections) {
         this.connections = connections;
+        this.slots = connectionSlots(settings);
         this.helidon = Http2ConnectionSelector.builder().http2Config(config(settings)).build();
     }
 
@@ -41,6 +60,18 @@ public final class Http2Selector implements ServerConnectionSelector {
                 // the router's access log and the client's status say why; the details are Helidon's
                 .sendErrorDetails(false)
                 .build();
+    }
+
+    /**
+     * The slots of {@code server.max-connections} one HTTP/2 connection takes: one for what every
+     * connection holds, and enough for the unread DATA its connection window lets a client send
+     * ({@link Http2ReceiveWindow}: 64 KiB, or the initial window if larger, which Helidon gives the
+     * connection too). Eight with the defaults.
+     */
+    static int connectionSlots(Http2Settings settings) {
+        long window = Math.max(Http2ReceiveWindow.INITIAL, settings.initialWindowSize());
+        long held = HEAP_PER_UNREAD_BYTE * window;
+        return (int) Math.min(Integer.MAX_VALUE, 1 + (held + OpenLimit.CONNECTION_BYTES - 1) / OpenLimit.CONNECTION_BYTES);
     }
 
     @Override
@@ -60,24 +91,24 @@ public final class Http2Selector implements ServerConnectionSelector {
 
     @Override
     public ServerConnection connection(ConnectionContext ctx) {
-        return new Counted(helidon.connection(ctx), connections);
+        return new Counted(helidon.connection(new Watched(ctx, new Http2ReceiveWindow())), connections, slots);
     }
 
     /** Helidon's HTTP/2 connection, holding one of the port's connection slots while it runs. */
-    private record Counted(ServerConnection connection, OpenLimit connections)
+    private record Counted(ServerConnection connection, OpenLimit connections, int slots)
             implements ServerConnection, InterruptableTask<Void> {
 
         @Override
         public void handle(Limit limit) throws InterruptedException {
             // Past the limit the connection closes before its SETTINGS: the client sees the
             // connection end, as an HTTP/1 client past the reserve does
-            if (!connections.tryTake()) {
+            if (!connections.tryTake(slots)) {
                 return;
             }
             try {
                 connection.handle(limit);
             } finally {
-                connections.give();
+                connections.give(slots);
             }
         }
 
@@ -94,6 +125,128 @@ public final class Http2Selector implements ServerConnectionSelector {
         @Override
         public boolean canInterrupt() {
             return connection instanceof InterruptableTask<?> task && task.canInterrupt();
+        }
+    }
+
+    /** The connection as Helidon's HTTP/2 sees it: its bytes pass the receive window both ways. */
+    private static final class Watched implements ConnectionContext {
+        private final ConnectionContext ctx;
+        private final DataReader reader;
+        private final DataWriter writer;
+
+        private Watched(ConnectionContext ctx, Http2ReceiveWindow window) {
+            this.ctx = ctx;
+            DataReader source = ctx.dataReader();
+            // what the listener read to choose this connection (the preface) comes first
+            this.reader = DataReader.create(() -> {
+                source.ensureAvailable(); // at the end of the stream: InsufficientDataAvailableException
+                byte[] bytes = source.readBytes(source.available());
+                window.received(bytes);
+                return bytes;
+            });
+            this.writer = new WatchedWriter(ctx.dataWriter(), window);
+        }
+
+        @Override
+        public DataReader dataReader() {
+            return reader;
+        }
+
+        @Override
+        public DataWriter dataWriter() {
+            return writer;
+        }
+
+        @Override
+        public ListenerContext listenerContext() {
+            return ctx.listenerContext();
+        }
+
+        @Override
+        public ExecutorService executor() {
+            return ctx.executor();
+        }
+
+        @Override
+        public Router router() {
+            return ctx.router();
+        }
+
+        @Override
+        public Optional<ProxyProtocolData> proxyProtocolData() {
+            return ctx.proxyProtocolData();
+        }
+
+        @Override
+        public HelidonSocket serverSocket() {
+            return ctx.serverSocket();
+        }
+
+        @Override
+        public PeerInfo remotePeer() {
+            return ctx.remotePeer();
+        }
+
+        @Override
+        public PeerInfo localPeer() {
+            return ctx.localPeer();
+        }
+
+        @Override
+        public boolean isSecure() {
+            return ctx.isSecure();
+        }
+
+        @Override
+        public String socketId() {
+            return ctx.socketId();
+        }
+
+        @Override
+        public String childSocketId() {
+            return ctx.childSocketId();
+        }
+    }
+
+    /** Helidon's frames on their way out: its grants are counted before they leave. */
+    private record WatchedWriter(DataWriter writer, Http2ReceiveWindow window) implements DataWriter {
+
+        @Override
+        public void write(BufferData... buffers) {
+            for (BufferData buffer : buffers) {
+                window.sending(buffer);
+            }
+            writer.write(buffers);
+        }
+
+        @Override
+        public void write(BufferData buffer) {
+            window.sending(buffer);
+            writer.write(buffer);
+        }
+
+        @Override
+        public void writeNow(BufferData... buffers) {
+            for (BufferData buffer : buffers) {
+                window.sending(buffer);
+            }
+            writer.writeNow(buffers);
+        }
+
+        @Override
+        public void writeNow(BufferData buffer) {
+            window.sending(buffer);
+            writer.writeNow(buffer);
+        }
+
+        @Override
+        public void flush() {
+            writer.flush();
+        }
+
+        @Override
+        public void close() {
+            writer.close();
         }
     }
 }

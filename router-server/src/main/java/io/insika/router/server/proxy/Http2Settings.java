@@ -18,15 +18,8 @@ public record Http2Settings(boolean enabled, int maxConcurrentStreams, int maxHe
     public static final int DEFAULT_MAX_HEADER_LIST_SIZE = 16384;
     /** RFC 9113's own default: a stream's upload is read at most this far ahead of the backend. */
     public static final int DEFAULT_INITIAL_WINDOW_SIZE = 65535;
-    /**
-     * What the router runs with when nothing is configured: HTTP/2 off. Helidon 4.5's HTTP/2 server
-     * reads a stream's DATA frames into the heap as they come and queues up to 32 of them per
-     * stream (Http2ServerStream's inbound queue) until the stream's handler reads them, never
-     * checking the flow-control window it announced: a client that ignores the window holds up to
-     * ~512 KiB per open stream (ConnectionFloodTest measured ~120 KiB per connection holding a
-     * 48 KB upload; a few hundred ended the shipped heap). Off, no client can; on, trust the clients.
-     */
-    public static final Http2Settings DEFAULTS = new Http2Settings(false, DEFAULT_MAX_CONCURRENT_STREAMS,
+    /** What the router runs with when nothing is configured. */
+    public static final Http2Settings DEFAULTS = new Http2Settings(true, DEFAULT_MAX_CONCURRENT_STREAMS,
             DEFAULT_MAX_HEADER_LIST_SIZE, DEFAULT_INITIAL_WINDOW_SIZE);
 
     public Http2Settings {

@@ -77,8 +77,16 @@ public final class OpenLimit {
 
     /** Takes a slot; whether one was free. A slot taken is given back with {@link #give()}. */
     boolean tryTake() {
-        if (open.incrementAndGet() > limit) {
-            open.decrementAndGet();
+        return tryTake(1);
+    }
+
+    /**
+     * Takes this many slots at once, for a thing that holds as much heap as that many (an HTTP/2
+     * connection); whether they were free. They are given back with {@link #give(int)}.
+     */
+    boolean tryTake(int slots) {
+        if (open.addAndGet(slots) > limit) {
+            open.addAndGet(-slots);
             refused.increment();
             return false;
         }
@@ -86,7 +94,11 @@ public final class OpenLimit {
     }
 
     void give() {
-        open.decrementAndGet();
+        give(1);
+    }
+
+    void give(int slots) {
+        open.addAndGet(-slots);
     }
 
     public int open() {

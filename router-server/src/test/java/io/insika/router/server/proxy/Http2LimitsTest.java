@@ -51,7 +51,7 @@ class Http2LimitsTest {
 
     @Test
     void rapidResetEndsTheConnectionWithEnhanceYourCalmAfterFiftyStreams() throws Exception {
-        start(TestServers.HTTP2, 100);
+        start(Http2Settings.DEFAULTS, 100);
         try (RawH2 client = RawH2.connect(router.port())) {
             // Helidon 4.5 allows 50 streams reset before their answer began per 10 s; the 51st ends
             // the connection. All 51 leave in one write, and nothing after it: a close with frames
@@ -82,7 +82,7 @@ class Http2LimitsTest {
 
     @Test
     void thousandsOfRapidResetsNeverReachThousandsOfStreams() throws Exception {
-        start(TestServers.HTTP2, 100);
+        start(Http2Settings.DEFAULTS, 100);
         int sent = 0;
         try (RawH2 client = RawH2.connect(router.port())) {
             try {
@@ -101,7 +101,7 @@ class Http2LimitsTest {
 
     @Test
     void aContinuationFloodIsCutAtTheHeaderListLimit() throws Exception {
-        start(TestServers.HTTP2, 100);
+        start(Http2Settings.DEFAULTS, 100);
         long sent = 0;
         try (RawH2 client = RawH2.connect(router.port())) {
             try {
@@ -123,7 +123,7 @@ class Http2LimitsTest {
 
     @Test
     void aHeaderListOverTheLimitIsRefused() throws Exception {
-        start(TestServers.HTTP2, 100);
+        start(Http2Settings.DEFAULTS, 100);
         try (RawH2 client = RawH2.connect(router.port())) {
             client.frame(RawH2.HEADERS, 0, 1, RawH2.block(get("/big", "x-a", "a".repeat(12_000))));
             client.frame(RawH2.CONTINUATION, RawH2.END_HEADERS, 1, RawH2.block("x-b", "b".repeat(8_000)));
@@ -153,7 +153,7 @@ class Http2LimitsTest {
 
     @Test
     void aHeaderListUnderTheConfiguredLimitIsServedThoughOverHelidonsDefault() throws Exception {
-        start(TestServers.HTTP2, 100);
+        start(Http2Settings.DEFAULTS, 100);
         try (RawH2 client = RawH2.connect(router.port())) {
             client.headers(1, true, get("/twelve-k", "x-a", "a".repeat(12_000)));
             RawH2.Outcome outcome = client.await(1);
@@ -164,14 +164,14 @@ class Http2LimitsTest {
 
     @Test
     void aSettingsFloodLeavesTheRouterServing() throws Exception {
-        start(TestServers.HTTP2, 100);
+        start(Http2Settings.DEFAULTS, 100);
         flood(RawH2.SETTINGS, 0, new byte[] {0, 3, 0, 0, 0, 100}); // SETTINGS_MAX_CONCURRENT_STREAMS = 100
         assertUp();
     }
 
     @Test
     void aPingFloodLeavesTheRouterServing() throws Exception {
-        start(TestServers.HTTP2, 100);
+        start(Http2Settings.DEFAULTS, 100);
         flood(RawH2.PING, 0, new byte[8]);
         assertUp();
     }
@@ -196,12 +196,15 @@ class Http2LimitsTest {
     }
 
     @Test
-    void h2ConnectionsCountAgainstMaxConnections() throws Exception {
-        start(TestServers.HTTP2, 2);
+    void eachH2ConnectionTakesTheConnectionSlotsItsWindowIsWorth() throws Exception {
+        int slots = Http2Selector.connectionSlots(Http2Settings.DEFAULTS);
+        assertThat("with the default window", slots, is(8));
+        start(Http2Settings.DEFAULTS, 2 * slots);
         try (RawH2 first = RawH2.connect(router.port()); RawH2 second = RawH2.connect(router.port())) {
             assertThat(first.read().type(), is(RawH2.SETTINGS));
             assertThat(second.read().type(), is(RawH2.SETTINGS));
-            Eventually.await(LIMIT, () -> openConnections() == 2, () -> "open " + openConnections());
+            Eventually.await(LIMIT, () -> openConnections() == 2 * slots,
+                    () -> "open " + openConnections());
             try (RawH2 third = RawH2.connect(router.port())) {
                 assertThat("closed before its SETTINGS", third.closesWithin(LIMIT), is(true));
             }
@@ -215,7 +218,7 @@ class Http2LimitsTest {
             throws Exception {
         backend = TestBackend.start("backend-0");
         router = RouterServer.start(TestServers.settings(100, Duration.ofMillis(500), Duration.ofSeconds(3),
-                        TestServers.HTTP2), RouterFixture.defaultRoutes(),
+                        Http2Settings.DEFAULTS), RouterFixture.defaultRoutes(),
                 RouterFixture.ketamaPool(List.of(backend.backend())), TestProxySettings.DEFAULTS);
         long start = System.nanoTime();
         try (Socket silent = new Socket("127.0.0.1", router.port());

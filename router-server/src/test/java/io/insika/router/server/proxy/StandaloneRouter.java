@@ -20,7 +20,7 @@ public final class StandaloneRouter {
 
     public static void main(String[] backends) throws InterruptedException {
         BackendPool pool = RouterFixture.ketamaPool(Arrays.stream(backends).map(Backend::parse).toList());
-        // the shipped defaults, HTTP/2 off among them, not the tests' (TestServers.HTTP2)
+        // the shipped defaults
         RouterServer server = RouterServer.start(TestServers.settings(ServerSettings.DEFAULT_MAX_CONNECTIONS,
                         ServerSettings.DEFAULT_HEAD_TIMEOUT, ServerSettings.DEFAULT_IDLE_TIMEOUT, Http2Settings.DEFAULTS),
                 RouterFixture.defaultRoutes(), pool, TestProxySettings.DEFAULTS);

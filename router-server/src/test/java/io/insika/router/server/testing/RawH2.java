@@ -45,7 +45,13 @@ public final class RawH2 implements AutoCloseable {
             ":authority", 1, ":method", 2, ":path", 4, ":scheme", 6);
     private static final byte[] PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
+    /** The windows a client starts with, the router's SETTINGS leaving them at RFC 9113's default. */
+    private static final long INITIAL_WINDOW = 65_535;
+
     private final Socket socket;
+    private final java.util.ArrayDeque<Frame> held = new java.util.ArrayDeque<>();
+    private final java.util.Map<Integer, Long> streamWindows = new java.util.HashMap<>();
+    private long connectionWindow = INITIAL_WINDOW;
     private final OutputStream out;
     private final DataInputStream in;
     private final Http2Headers.DynamicTable table = Http2Headers.DynamicTable.create(4096);
@@ -196,8 +202,42 @@ public final class RawH2 implements AutoCloseable {
         block.write(rest);
     }
 
+    /**
+     * A request body as DATA frames of up to 16 KiB, the last ending the stream, kept within the
+     * connection's and the stream's flow-control windows as a client must: past them it waits for
+     * the router's WINDOW_UPDATEs. Other frames read meanwhile are held for {@link #read()}.
+     */
+    public void body(int stream, byte[] body) throws IOException {
+        int sent = 0;
+        do {
+            int size = Math.min(16_384, body.length - sent);
+            while (size > Math.min(connectionWindow, streamWindows.getOrDefault(stream, (long) INITIAL_WINDOW))) {
+                Frame frame = readFromSocket();
+                if (frame.type() == WINDOW_UPDATE) {
+                    long increment = ByteBuffer.wrap(frame.payload()).getInt() & 0x7fffffffL;
+                    if (frame.stream() == 0) {
+                        connectionWindow += increment;
+                    } else {
+                        streamWindows.merge(frame.stream(), INITIAL_WINDOW + increment, (was, none) -> was + increment);
+                    }
+                } else {
+                    held.add(frame);
+                }
+            }
+            data(stream, sent + size == body.length, java.util.Arrays.copyOfRange(body, sent, sent + size));
+            connectionWindow -= size;
+            streamWindows.merge(stream, INITIAL_WINDOW - size, (was, none) -> was - size);
+            sent += size;
+        } while (sent < body.length);
+    }
+
     /** The next frame; SETTINGS and PING are acknowledged as they come, and returned too. */
     public Frame read() throws IOException {
+        Frame frame = held.poll();
+        return frame != null ? frame : readFromSocket();
+    }
+
+    private Frame readFromSocket() throws IOException {
         byte[] head = new byte[9];
         in.readFully(head);
         int length = ((head[0] & 0xff) << 16) | ((head[1] & 0xff) << 8) | (head[2] & 0xff);

@@ -19,15 +19,6 @@ public final class TestServers {
     private TestServers() {
     }
 
-    /**
-     * HTTP/2 on, with the default limits: the tests' routers speak it, though the shipped default is
-     * off (Http2Settings.DEFAULTS), so that every test runs its clients against it too.
-     */
-    public static final io.insika.router.server.proxy.Http2Settings HTTP2 = new io.insika.router.server.proxy.Http2Settings(
-            true, io.insika.router.server.proxy.Http2Settings.DEFAULT_MAX_CONCURRENT_STREAMS,
-            io.insika.router.server.proxy.Http2Settings.DEFAULT_MAX_HEADER_LIST_SIZE,
-            io.insika.router.server.proxy.Http2Settings.DEFAULT_INITIAL_WINDOW_SIZE);
-
     /** Whether this run's routers frame plain requests themselves. */
     public static boolean leanHttp1() {
         return !"false".equals(System.getProperty("insika.test.lean-http1"));
@@ -40,7 +31,7 @@ public final class TestServers {
 
     public static ServerSettings settings(Duration grace, Duration stopDelay, int maxConnections) {
         return new ServerSettings("127.0.0.1", 0, "127.0.0.1", 0, grace, stopDelay, maxConnections, leanHttp1(),
-                ServerSettings.DEFAULT_HEAD_TIMEOUT, ServerSettings.DEFAULT_IDLE_TIMEOUT, java.util.Optional.empty(), HTTP2);
+                ServerSettings.DEFAULT_HEAD_TIMEOUT, ServerSettings.DEFAULT_IDLE_TIMEOUT, java.util.Optional.empty(), io.insika.router.server.proxy.Http2Settings.DEFAULTS);
     }
 
     /** Loopback, any free ports, serving this TLS. */
@@ -54,7 +45,7 @@ public final class TestServers {
     /** Loopback, any free ports, with these limits on client connections. */
     public static ServerSettings settings(int maxConnections, Duration headTimeout, Duration idleTimeout) {
         return new ServerSettings("127.0.0.1", 0, "127.0.0.1", 0, ServerSettings.HELIDON_GRACE, Duration.ZERO,
-                maxConnections, leanHttp1(), headTimeout, idleTimeout, java.util.Optional.empty(), HTTP2);
+                maxConnections, leanHttp1(), headTimeout, idleTimeout, java.util.Optional.empty(), io.insika.router.server.proxy.Http2Settings.DEFAULTS);
     }
 
     /** Loopback, any free ports, with these limits on client connections and HTTP/2 streams. */

@@ -1,0 +1,131 @@
+package io.insika.router.server.proxy;
+
+import java.util.function.IntUnaryOperator;
+
+import io.helidon.common.buffers.BufferData;
+import io.helidon.http.http2.Http2ErrorCode;
+import io.helidon.http.http2.Http2Exception;
+
+/**
+ * The connection-level flow-control window of one HTTP/2 connection, kept as the client must keep
+ * it (RFC 9113, section 6.9): DATA beyond what the router has granted ends the connection with
+ * {@code FLOW_CONTROL_ERROR}. Helidon 4.5 announces the window and never checks it: it queues each
+ * stream's DATA in the heap until the stream's handler reads it, up to 32 frames per stream, so a
+ * client that ignored the window held ~2.3 bytes of heap per byte it sent (ConnectionFloodTest).
+ * Helidon grants more (a {@code WINDOW_UPDATE} on stream 0) only as handlers read, or as it drops
+ * the DATA of closed streams: with the window kept, what one connection holds unread is at most
+ * the window, 64 KiB unless {@code server.http2-initial-window-size} is larger.
+ *
+ * <p>Both directions are watched as bytes, frame headers only: the client's on their way to
+ * Helidon's reader ({@link #received}), for the length of each DATA frame, and Helidon's on their
+ * way to the socket ({@link #sending}), for its grants. A grant is counted before its frame
+ * leaves, so a client can never rightly send against one not counted yet.
+ */
+final class Http2ReceiveWindow {
+
+    /** RFC 9113's initial window of every connection, which SETTINGS do not change. */
+    static final int INITIAL = 65_535;
+    private static final int PREFACE_LENGTH = 24;
+    private static final int DATA = 0x0;
+    private static final int WINDOW_UPDATE = 0x8;
+
+    private final FrameHeaders inbound = new FrameHeaders(PREFACE_LENGTH, this::onInbound);
+    private final FrameHeaders outbound = new FrameHeaders(0, this::onOutbound);
+    // granted grows on whichever thread writes a frame, received on the reader's
+    private volatile long granted = INITIAL;
+    private long received;
+
+    /**
+     * The client's bytes, before Helidon reads them.
+     *
+     * @throws Http2Exception {@code FLOW_CONTROL_ERROR} when DATA in them goes past the window
+     */
+    void received(byte[] bytes) {
+        inbound.feed(i -> bytes[i], bytes.length);
+    }
+
+    /** Helidon's bytes, before they are written; the buffer is looked at, not read. */
+    synchronized void sending(BufferData data) {
+        outbound.feed(data::get, data.available());
+    }
+
+    /** Bytes of DATA the client may still send on the connection. */
+    long remaining() {
+        return granted - received;
+    }
+
+    private void onInbound(int type, int stream, int length, long increment) {
+        if (type == DATA) {
+            received += length;
+            if (received > granted) {
+                throw new Http2Exception(Http2ErrorCode.FLOW_CONTROL, "DATA past the connection's flow-control window");
+            }
+        }
+    }
+
+    private void onOutbound(int type, int stream, int length, long increment) {
+        if (type == WINDOW_UPDATE && stream == 0) {
+            granted += increment;
+        }
+    }
+
+    /** What each frame's header says, found in a stream of bytes that comes in pieces of any size. */
+    private static final class FrameHeaders {
+
+        interface Frame {
+            /** A frame's header; {@code increment} is a {@code WINDOW_UPDATE}'s, 0 for any other frame. */
+            void header(int type, int stream, int length, long increment);
+        }
+
+        private static final int HEADER = 9;
+        private static final int WINDOW_UPDATE_FRAME = HEADER + 4;
+
+        private final Frame frame;
+        private final byte[] head = new byte[WINDOW_UPDATE_FRAME];
+        private int filled;
+        private int wanted = HEADER;
+        // bytes to pass over: the preface, then each frame's payload
+        private long skip;
+        private int type;
+        private int stream;
+        private int length;
+
+        FrameHeaders(int preface, Frame frame) {
+            this.skip = preface;
+            this.frame = frame;
+        }
+
+        void feed(IntUnaryOperator byteAt, int count) {
+            int i = 0;
+            while (i < count) {
+                if (skip > 0) {
+                    int passed = (int) Math.min(skip, count - i);
+                    skip -= passed;
+                    i += passed;
+                    continue;
+                }
+                head[filled++] = (byte) byteAt.applyAsInt(i++);
+                if (filled < wanted) {
+                    continue;
+                }
+                if (wanted == HEADER) {
+                    length = (head[0] & 0xff) << 16 | (head[1] & 0xff) << 8 | head[2] & 0xff;
+                    type = head[3] & 0xff;
+                    stream = (head[5] & 0x7f) << 24 | (head[6] & 0xff) << 16 | (head[7] & 0xff) << 8 | head[8] & 0xff;
+                    if (type == WINDOW_UPDATE && length == 4) {
+                        wanted = WINDOW_UPDATE_FRAME; // its increment is its payload
+                        continue;
+                    }
+                    skip = length;
+                    frame.header(type, stream, length, 0);
+                } else {
+                    long increment = ((head[9] & 0x7f) << 24 | (head[10] & 0xff) << 16 | (head[11] & 0xff) << 8
+                            | head[12] & 0xff) & 0x7fffffffL;
+                    frame.header(type, stream, length, increment);
+                }
+                filled = 0;
+                wanted = HEADER;
+            }
+        }
+    }
+}
