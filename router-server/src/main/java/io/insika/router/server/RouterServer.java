@@ -119,7 +119,8 @@ public final class RouterServer implements AutoCloseable {
         ProxyHandler proxy = new ProxyHandler(routes, pool, states, settings, metrics);
         DrainReadiness draining = new DrainReadiness();
         OpenLimit connections = new OpenLimit(OpenLimit.connectionLimit(server.maxConnections()));
-        metrics.gauge("client_connections", "Client connections open on the proxy port", connections::open);
+        metrics.gauge("client_connections", "Client connections open on the proxy port, in slots of"
+                + " server.max-connections: an HTTP/2 connection takes several", connections::open);
         metrics.gauge("client_connections_limit", "server.max-connections: past it a client gets the retry envelope",
                 connections::limit);
         metrics.counter("client_connections_refused", "Client connections answered with the retry envelope (or /up)"
