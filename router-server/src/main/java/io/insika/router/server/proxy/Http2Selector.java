@@ -94,7 +94,7 @@ public final class Http2Selector implements ServerConnectionSelector {
         return new Counted(helidon.connection(new Watched(ctx, new Http2ReceiveWindow())), connections, slots);
     }
 
-    /** Helidon's HTTP/2 connection, holding one of the port's connection slots while it runs. */
+    /** Helidon's HTTP/2 connection, holding its slots of the port's connection limit while it runs. */
     private record Counted(ServerConnection connection, OpenLimit connections, int slots)
             implements ServerConnection, InterruptableTask<Void> {
 
