@@ -7,11 +7,9 @@ import java.util.function.Supplier;
 import io.helidon.common.uri.UriValidator;
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
-import io.helidon.http.HeaderValues;
 import io.helidon.http.HttpPrologue;
 import io.helidon.http.Method;
 import io.helidon.http.ServerRequestHeaders;
-import io.helidon.http.WritableHeaders;
 import io.insika.router.server.upstream.HttpSyntax;
 
 /**
@@ -83,7 +81,7 @@ record LeanHead(HttpPrologue prologue, ServerRequestHeaders headers, long conten
         } catch (IllegalArgumentException invalid) {
             return null;
         }
-        WritableHeaders<?> headers = WritableHeaders.create();
+        LeanFields headers = new LeanFields();
         int hosts = 0;
         long length = -1;
         boolean close = false;
@@ -164,17 +162,17 @@ record LeanHead(HttpPrologue prologue, ServerRequestHeaders headers, long conten
                 default -> {
                 }
             }
-            headers.add(HeaderValues.create(name, text));
+            headers.add(name, text);
             line = next;
         }
         if (hosts > 1 || hosts == 0 && !http10 || line != end - 2 || chunked && length >= 0) {
             return null;
         }
         if (hosts == 0) {
-            headers.add(HeaderValues.create(HeaderNames.HOST, authority.get()));
+            headers.add(HeaderNames.HOST, authority.get());
         }
         // HTTP/1.0 keeps a connection only when asked to (RFC 9112, section 9.3)
-        return new LeanHead(prologue, ServerRequestHeaders.create(headers), chunked ? -1 : Math.max(length, 0),
+        return new LeanHead(prologue, headers, chunked ? -1 : Math.max(length, 0),
                 close || http10 && !keepAlive, http10);
     }
 
