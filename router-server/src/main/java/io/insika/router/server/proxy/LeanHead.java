@@ -11,6 +11,7 @@ import io.helidon.http.HttpPrologue;
 import io.helidon.http.Method;
 import io.helidon.http.ServerRequestHeaders;
 import io.insika.router.server.upstream.HttpSyntax;
+import io.insika.router.server.upstream.KnownNames;
 
 /**
  * A request head in the strict subset the lean connection frames itself, or {@code null}: an
@@ -33,6 +34,16 @@ import io.insika.router.server.upstream.HttpSyntax;
 record LeanHead(HttpPrologue prologue, ServerRequestHeaders headers, long contentLength, boolean close,
                 boolean http10) {
 
+    // the names requests carry most
+    private static final KnownNames COMMON = KnownNames.of(HeaderNames.HOST, HeaderNames.CONTENT_TYPE,
+            HeaderNames.CONTENT_LENGTH, HeaderNames.USER_AGENT, HeaderNames.ACCEPT, HeaderNames.ACCEPT_ENCODING,
+            HeaderNames.CONNECTION, HeaderNames.AUTHORIZATION, HeaderNames.COOKIE, HeaderNames.ACCEPT_LANGUAGE,
+            HeaderNames.TRANSFER_ENCODING, HeaderNames.CACHE_CONTROL, HeaderNames.ORIGIN, HeaderNames.REFERER,
+            HeaderNames.X_FORWARDED_FOR);
+    private static final Method[] METHODS = {Method.GET, Method.POST, Method.PUT, Method.PATCH, Method.DELETE,
+        Method.HEAD, Method.OPTIONS};
+    private static final byte[][] METHOD_SPELLINGS = Arrays.stream(METHODS)
+            .map(method -> method.text().getBytes(StandardCharsets.US_ASCII)).toArray(byte[][]::new);
     private static final byte[] VERSION = "HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] VERSION_10 = "HTTP/1.0\r\n".getBytes(StandardCharsets.US_ASCII);
 
@@ -112,7 +123,7 @@ record LeanHead(HttpPrologue prologue, ServerRequestHeaders headers, long conten
             while (valueEnd > value && (b[valueEnd - 1] == ' ' || b[valueEnd - 1] == '\t')) {
                 valueEnd--;
             }
-            HeaderName name = HeaderNames.create(new String(b, line, colon - line, StandardCharsets.US_ASCII));
+            HeaderName name = COMMON.name(b, line, colon);
             String text = new String(b, value, valueEnd - value, StandardCharsets.US_ASCII);
             switch (name.lowerCase()) {
                 case "host" -> {
@@ -176,17 +187,14 @@ record LeanHead(HttpPrologue prologue, ServerRequestHeaders headers, long conten
                 close || http10 && !keepAlive, http10);
     }
 
+    // an ordinary method, case-sensitive as methods are, or null
     private static Method method(byte[] b, int sp) {
-        return switch (new String(b, 0, sp, StandardCharsets.US_ASCII)) {
-            case "GET" -> Method.GET;
-            case "POST" -> Method.POST;
-            case "PUT" -> Method.PUT;
-            case "PATCH" -> Method.PATCH;
-            case "DELETE" -> Method.DELETE;
-            case "HEAD" -> Method.HEAD;
-            case "OPTIONS" -> Method.OPTIONS;
-            default -> null;
-        };
+        for (int i = 0; i < METHODS.length; i++) {
+            if (Arrays.equals(b, 0, sp, METHOD_SPELLINGS[i], 0, METHOD_SPELLINGS[i].length)) {
+                return METHODS[i];
+            }
+        }
+        return null;
     }
 
     private static boolean isVersion(byte[] b, int at, int end, byte[] version) {

@@ -51,6 +51,35 @@ public final class HttpSyntax {
     }
 
     /**
+     * Whether a comma-separated list of tokens (a {@code Connection} value) holds this one, in
+     * any case, with optional whitespace around each element. Reads the value where it lies.
+     *
+     * @param lowerCaseToken the token, in lower case
+     */
+    public static boolean hasToken(String value, String lowerCaseToken) {
+        int length = value.length();
+        int from = 0;
+        while (from <= length) {
+            int comma = value.indexOf(',', from);
+            int end = comma < 0 ? length : comma;
+            int start = from;
+            while (start < end && (value.charAt(start) == ' ' || value.charAt(start) == '\t')) {
+                start++;
+            }
+            int stop = end;
+            while (stop > start && (value.charAt(stop - 1) == ' ' || value.charAt(stop - 1) == '\t')) {
+                stop--;
+            }
+            if (stop - start == lowerCaseToken.length()
+                    && value.regionMatches(true, start, lowerCaseToken, 0, lowerCaseToken.length())) {
+                return true;
+            }
+            from = end + 1;
+        }
+        return false;
+    }
+
+    /**
      * A {@code Content-Length} value: 1 to 18 digits, no sign, no space, nothing else.
      *
      * @return the length, or -1 when the value is not one

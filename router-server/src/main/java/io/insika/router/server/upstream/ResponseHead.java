@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 
 import io.helidon.http.Header;
 import io.helidon.http.HeaderName;
@@ -47,16 +46,12 @@ public record ResponseHead(int status, List<Header> headers, boolean keepAlive) 
     /** Most interim answers accepted before the final one. */
     static final int MAX_INTERIM = 16;
 
-    // The names answers carry most, as Helidon spells them: one of these, byte for byte, is its
-    // HeaderName with no string made or map looked up; any other goes through HeaderNames.create,
-    // which finds the same constant for other spellings.
-    private static final HeaderName[] COMMON = {HeaderNames.CONTENT_TYPE, HeaderNames.CONTENT_LENGTH, HeaderNames.DATE,
-        HeaderNames.SERVER, HeaderNames.CONNECTION, HeaderNames.TRANSFER_ENCODING,
-        HeaderNames.CACHE_CONTROL, HeaderNames.SET_COOKIE, HeaderNames.ETAG, HeaderNames.LAST_MODIFIED,
-        HeaderNames.VARY, HeaderNames.CONTENT_ENCODING, HeaderNames.ACCEPT_RANGES, HeaderNames.EXPIRES,
-        HeaderNames.LOCATION};
-    private static final byte[][] COMMON_SPELLING = Arrays.stream(COMMON)
-            .map(name -> name.defaultCase().getBytes(StandardCharsets.ISO_8859_1)).toArray(byte[][]::new);
+    // the names answers carry most
+    private static final KnownNames COMMON = KnownNames.of(HeaderNames.CONTENT_TYPE, HeaderNames.CONTENT_LENGTH,
+            HeaderNames.DATE, HeaderNames.SERVER, HeaderNames.CONNECTION, HeaderNames.TRANSFER_ENCODING,
+            HeaderNames.CACHE_CONTROL, HeaderNames.SET_COOKIE, HeaderNames.ETAG, HeaderNames.LAST_MODIFIED,
+            HeaderNames.VARY, HeaderNames.CONTENT_ENCODING, HeaderNames.ACCEPT_RANGES, HeaderNames.EXPIRES,
+            HeaderNames.LOCATION);
     private static final byte[] HTTP_1 = "HTTP/1.".getBytes(StandardCharsets.ISO_8859_1);
 
     /**
@@ -83,7 +78,8 @@ public record ResponseHead(int status, List<Header> headers, boolean keepAlive) 
         int status = parseStatusLine(lines);
         boolean http11 = lines.bytes[lines.start + 7] == '1';
         List<Header> headers = new ArrayList<>(12);
-        boolean close = !http11;
+        boolean closeAsked = false;
+        boolean keepAliveAsked = false;
         while (lines.next()) {
             if (headers.size() == MAX_FIELDS) {
                 throw new ProtocolException("more than " + MAX_FIELDS + " header fields");
@@ -91,16 +87,12 @@ public record ResponseHead(int status, List<Header> headers, boolean keepAlive) 
             Header header = parseField(lines);
             headers.add(header);
             if (header.headerName().equals(HeaderNames.CONNECTION)) {
-                for (String token : header.get().split(",")) {
-                    String option = token.strip().toLowerCase(Locale.ROOT);
-                    if (option.equals("close")) {
-                        close = true;
-                    } else if (!http11 && option.equals("keep-alive")) {
-                        close = false;
-                    }
-                }
+                closeAsked |= HttpSyntax.hasToken(header.get(), "close");
+                keepAliveAsked |= HttpSyntax.hasToken(header.get(), "keep-alive");
             }
         }
+        // an HTTP/1.0 connection is kept only when asked; close wins over keep-alive
+        boolean close = closeAsked || !http11 && !keepAliveAsked;
         return new ResponseHead(status, Collections.unmodifiableList(headers), !close);
     }
 
@@ -147,18 +139,7 @@ public record ResponseHead(int status, List<Header> headers, boolean keepAlive) 
         while (to > from && (b[to - 1] == ' ' || b[to - 1] == '\t')) {
             to--;
         }
-        return HeaderValues.create(name(b, line.start, colon), new String(b, from, to - from, StandardCharsets.ISO_8859_1));
-    }
-
-    private static HeaderName name(byte[] bytes, int from, int to) {
-        int length = to - from;
-        for (int i = 0; i < COMMON.length; i++) {
-            byte[] spelling = COMMON_SPELLING[i];
-            if (spelling.length == length && Arrays.equals(bytes, from, to, spelling, 0, length)) {
-                return COMMON[i];
-            }
-        }
-        return HeaderNames.create(new String(bytes, from, length, StandardCharsets.ISO_8859_1));
+        return HeaderValues.create(COMMON.name(b, line.start, colon), new String(b, from, to - from, StandardCharsets.ISO_8859_1));
     }
 
     /**

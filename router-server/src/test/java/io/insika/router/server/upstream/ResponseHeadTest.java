@@ -85,6 +85,20 @@ class ResponseHeadTest {
         assertThat(ResponseHead.read(new Http1FuzzTest.ArrayInput(closing, 16)).keepAlive(), is(false));
     }
 
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"HTTP/1.1|Connection: close|false", "HTTP/1.1|Connection: Keep-Alive, CLOSE|false",
+        "HTTP/1.1|Connection: keep-alive|true", "HTTP/1.1|Connection: x-close, closed|true",
+        "HTTP/1.1|Connection: ,, \t close \t,|false", "HTTP/1.1|Connection: keep-alive\r\nConnection: close|false",
+        "HTTP/1.0|Connection: close\r\nConnection: keep-alive|false", "HTTP/1.0|Connection: te, keep-alive|true",
+        "HTTP/1.0|Connection: keep-alive-ish|false", "HTTP/1.0|Connection:|false"})
+    void theConnectionIsKeptOnlyWhenNoElementOfConnectionSaysClose(String vector) throws IOException {
+        String[] parts = vector.split("\\|");
+        byte[] answer = (parts[0] + " 200 OK\r\n" + parts[1] + "\r\nContent-Length: 0\r\n\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1);
+        assertThat(vector, ResponseHead.read(new Http1FuzzTest.ArrayInput(answer, 16)).keepAlive(),
+                is(Boolean.parseBoolean(parts[2])));
+    }
+
     @Test
     void aStatusLineThatIsNotHttp1IsRefused() {
         for (String line : List.of("HTTP/2.0 200 OK", "HTTP/1.1 20 OK", "HTTP/1.1 2000", "HTTP/1.1 099 x",
