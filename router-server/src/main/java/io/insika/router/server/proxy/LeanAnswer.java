@@ -77,11 +77,13 @@ final class LeanAnswer implements ClientAnswer {
         /**
          * Spares, one per slot, a request's thread choosing its slot by its id: a connection's
          * requests find the one its last request gave back unless another connection's took it
-         * meanwhile. At most SPARES × ~2.5 KiB stay, whatever the connection count.
+         * meanwhile. At most SPARES × ~2.8 KiB stay, whatever the connection count.
          */
         private static final int SPARES = 256;
         private static final AtomicReferenceArray<Scratch> SPARE = new AtomicReferenceArray<>(SPARES);
         private final List<Header> headers = new ArrayList<>(16);
+        // a field's name or value on its way to the head
+        private final byte[] line = new byte[256];
         private BufferData buffer;
 
         /** A scratch for one request's answer: a spare if there is one, else a new one. */
@@ -188,7 +190,7 @@ final class LeanAnswer implements ClientAnswer {
         BufferData head = scratch.take();
         head.write(SWITCHING);
         for (Header header : headers) {
-            header.writeHttp1Header(head);
+            writeField(head, header);
         }
         head.write('\r');
         head.write('\n');
@@ -342,7 +344,7 @@ final class LeanAnswer implements ClientAnswer {
         head.write(close ? CLOSE : KEEP_ALIVE);
         for (Header header : headers) {
             if (contentLength == null || !header.headerName().equals(HeaderNames.CONTENT_LENGTH)) {
-                header.writeHttp1Header(head);
+                writeField(head, header);
             }
         }
         if (contentLength != null) {
@@ -353,6 +355,37 @@ final class LeanAnswer implements ClientAnswer {
             head.write('\n');
         }
         return head;
+    }
+
+    // A field as Header.writeHttp1Header writes it, without the copies of its name's and value's
+    // bytes that makes for each: one field of one value goes through the scratch's line buffer.
+    // Non-ASCII becomes '?' as there; a relayed value with obs-text is a RelayedHeader, which
+    // writes its own octets.
+    private void writeField(BufferData head, Header header) {
+        if (header.valueCount() != 1 || header instanceof RelayedHeader) {
+            header.writeHttp1Header(head);
+            return;
+        }
+        ascii(head, header.headerName().defaultCase());
+        head.write(':');
+        head.write(' ');
+        ascii(head, header.get());
+        head.write('\r');
+        head.write('\n');
+    }
+
+    private void ascii(BufferData head, String text) {
+        byte[] line = scratch.line;
+        int length = text.length();
+        if (length > line.length) {
+            head.write(text.getBytes(StandardCharsets.US_ASCII));
+            return;
+        }
+        for (int i = 0; i < length; i++) {
+            char c = text.charAt(i);
+            line[i] = c < 0x80 ? (byte) c : (byte) '?';
+        }
+        head.write(line, 0, length);
     }
 
     // a failed write is the client's: the connection ends, as Helidon's response says it

@@ -7,7 +7,9 @@ import java.util.List;
 
 import io.helidon.common.buffers.BufferData;
 import io.helidon.common.buffers.DataWriter;
+import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
 import org.junit.jupiter.api.Test;
 
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -100,6 +102,28 @@ class LeanAnswerTest {
         assertThat(socket.writes, hasSize(1));
         assertThat(socket.writes.getFirst(), startsWith("HTTP/1.1 200 OK\r\n"));
         assertThat(socket.writes.getFirst(), endsWith("Transfer-Encoding: chunked\r\n\r\n"));
+    }
+
+    @Test
+    void eachFieldIsWrittenAsHelidonWritesItWhateverItsLengthOrValues() throws Exception {
+        List<Header> fields = List.of(HeaderValues.create(HeaderNames.CONTENT_TYPE, "text/plain"),
+                HeaderValues.create(HeaderNames.create("x-Lower-And-Upper"), "v"),
+                HeaderValues.create(HeaderNames.create("X-Long"), "x".repeat(300)),
+                HeaderValues.create(HeaderNames.create("X-Short"), "short after long"),
+                HeaderValues.create(HeaderNames.create("X-Not-Ascii"), "caf\u00e9"),
+                HeaderValues.create(HeaderNames.create("X-Two"), "a", "b"),
+                RelayedHeader.exact(HeaderNames.create("X-Octets"), List.of("caf\u00e9")));
+        Writes socket = new Writes();
+        LeanAnswer answer = new LeanAnswer(socket, new LeanAnswer.Scratch(), false, false);
+        fields.forEach(answer::header);
+        answer.send();
+
+        BufferData helidon = BufferData.growing(1024);
+        fields.forEach(field -> field.writeHttp1Header(helidon));
+        byte[] expected = new byte[helidon.available()];
+        helidon.read(expected);
+        assertThat(socket.writes.getFirst(), containsString(new String(expected, StandardCharsets.ISO_8859_1)));
+        assertThat(socket.writes.getFirst(), containsString("X-Octets: caf\u00e9\r\n"));
     }
 
     @Test
