@@ -135,7 +135,7 @@ class AdminSocketTest {
 
     private static BackendPool pool() {
         PluginRegistry registry = FixturePlugins.builtIn();
-        return new BackendPool(registry.strategy("ketama").orElseThrow().create(PluginOptions.empty()),
+        return FixturePlugins.pool(registry.strategy("ketama").orElseThrow().create(PluginOptions.empty()),
                 registry.strategy("round-robin").orElseThrow().create(PluginOptions.empty()));
     }
 

@@ -78,11 +78,6 @@ public final class BackendPool {
         this.current = new AtomicReference<>(build(List.of()));
     }
 
-    /** A pool whose fingerprint names the strategy by its class: for tests that build one by hand. */
-    public BackendPool(RouteStrategy strategy, RouteStrategy rotation) {
-        this(strategy, strategy.getClass().getName(), PluginOptions.empty(), rotation);
-    }
-
     /** The strategy's name, as configured. */
     public String strategyName() {
         return strategy.name();

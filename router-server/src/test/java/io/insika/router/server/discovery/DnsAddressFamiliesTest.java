@@ -51,7 +51,7 @@ class DnsAddressFamiliesTest {
 
     @BeforeEach
     void setUp() {
-        pool = new BackendPool(FixturePlugins.firstBackend(), FixturePlugins.firstBackend());
+        pool = FixturePlugins.pool(FixturePlugins.firstBackend(), FixturePlugins.firstBackend());
         log = LogCapture.of(BackendDiscovery.class);
     }
 

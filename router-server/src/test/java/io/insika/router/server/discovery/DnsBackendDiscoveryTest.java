@@ -56,7 +56,7 @@ class DnsBackendDiscoveryTest {
     @BeforeEach
     void setUp() {
         dns = Dnsmasq.start(dir, NAME);
-        pool = new BackendPool(FixturePlugins.firstBackend(), FixturePlugins.firstBackend());
+        pool = FixturePlugins.pool(FixturePlugins.firstBackend(), FixturePlugins.firstBackend());
         log = LogCapture.of(BackendDiscovery.class);
     }
 

@@ -69,7 +69,7 @@ class DnsReplicasAgreeTest {
                 .orElseThrow(() -> new AssertionError("ketama is not on the class path (router-strategies)"))
                 .create(PluginOptions.empty());
         RouteStrategy rotation = registry.strategy("round-robin").orElseThrow().create(PluginOptions.empty());
-        return new BackendPool(ketama, rotation);
+        return FixturePlugins.pool(ketama, rotation);
     }
 
     private static List<String> owners(BackendPool pool) {

@@ -14,7 +14,7 @@ import static org.hamcrest.Matchers.is;
 
 class PoolReadinessTest {
 
-    private final BackendPool pool = new BackendPool(FixturePlugins.firstBackend(), FixturePlugins.firstBackend());
+    private final BackendPool pool = FixturePlugins.pool(FixturePlugins.firstBackend(), FixturePlugins.firstBackend());
     private final PoolReadiness readiness = new PoolReadiness(pool);
 
     @Test

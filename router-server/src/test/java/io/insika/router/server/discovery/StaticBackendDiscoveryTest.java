@@ -18,7 +18,7 @@ import static org.hamcrest.Matchers.startsWith;
 
 class StaticBackendDiscoveryTest {
 
-    private final BackendPool pool = new BackendPool(FixturePlugins.firstBackend(), FixturePlugins.firstBackend());
+    private final BackendPool pool = FixturePlugins.pool(FixturePlugins.firstBackend(), FixturePlugins.firstBackend());
 
     @Test
     void aStaticListFillsThePoolOnceAtStart() {

@@ -86,7 +86,7 @@ class ActorLocalityTest {
             hosts.forEach(host -> host.cluster = cluster);
             List<Backend> edge = memberIdsAtTheEdge ? members
                     : members.stream().map(m -> Backend.parse(m.uri().toString())).toList();
-            BackendPool pool = new BackendPool(rendezvous(),
+            BackendPool pool = FixturePlugins.pool(rendezvous(),
                     PLUGINS.strategy("round-robin").orElseThrow().create(PluginOptions.empty()));
             pool.update(edge);
             try (RouterServer router = TestServers.start(actorRoutes(), pool, TestProxySettings.DEFAULTS)) {

@@ -20,6 +20,7 @@ import io.insika.router.api.PluginOptions;
 import io.insika.router.api.RouteStrategy;
 import io.insika.router.api.RouteStrategyProvider;
 import io.insika.router.server.plugin.PluginRegistry;
+import io.insika.router.server.routing.BackendPool;
 
 /**
  * A plugin registry for tests: the real built-ins on the class path, plus stand-ins for the
@@ -80,6 +81,11 @@ public final class FixturePlugins {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** A pool over these strategies, its fingerprint naming the keyed one by its class. */
+    public static BackendPool pool(RouteStrategy strategy, RouteStrategy rotation) {
+        return new BackendPool(strategy, strategy.getClass().getName(), PluginOptions.empty(), rotation);
     }
 
     /** A strategy that gives every key to the first backend by id: enough to fill a pool. */
