@@ -79,11 +79,6 @@ final class RendezvousPicker implements Picker {
         return best;
     }
 
-    /** The formula, for every set: lets tests check the equal-weights shortcut against it. */
-    int ownerIndexByScore(long keyHash) {
-        return highestScore(keyHash);
-    }
-
     @Override
     public List<Backend> backends() {
         return backends.list();
