@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.insika.router.server.testing.Eventually;
+import io.insika.router.server.testing.RawH2;
 import io.insika.router.server.testing.RawHttp;
 import io.insika.router.server.testing.Scrape;
 import io.insika.router.server.testing.TestProxySettings;
@@ -118,6 +119,46 @@ class ClientStallTest {
                 // closed with a reset: as good as a close
             }
             assertThat("the answer was cut, not sent whole", received < 268_435_456L, is(true));
+        }
+        Eventually.await(Duration.ofSeconds(5), () -> accessLog.toString(StandardCharsets.UTF_8).contains("error="),
+                () -> "no access line");
+        assertThat(accessLog.toString(StandardCharsets.UTF_8), containsString(" error=client-timeout"));
+        assertThat(Scrape.of(router.adminPort()).sum("insika_router_client_send_timeouts_total"), is(1.0));
+    }
+
+    @Test
+    void anHttp2StreamWhoseBodyStallsIsCutAndItsBackendConnectionReleased() throws Exception {
+        start();
+        try (RawH2 client = RawH2.connect(router.port())) {
+            client.headers(1, false, RawH2.request("POST", "/studio/upload", "content-length", "1000"));
+            client.data(1, false, new byte[10]); // and nothing more
+            awaitNoBackendConnection();
+            RawH2.Outcome outcome = client.await(1);
+            assertThat(outcome.toString(), outcome.status() == 200, is(false));
+        }
+        Eventually.await(Duration.ofSeconds(5), () -> accessLog.toString(StandardCharsets.UTF_8).contains("error="),
+                () -> "no access line");
+        assertThat(accessLog.toString(StandardCharsets.UTF_8), containsString(" error=client-timeout"));
+    }
+
+    @Test
+    void anHttp2ClientThatGrantsNoWindowForItsAnswerIsCutAndTheBackendFreed() throws Exception {
+        start(TestProxySettings.builder().clientSendTimeout(TIMEOUT).accessLog(accessLog).build());
+        try (RawH2 client = RawH2.connect(router.port())) {
+            client.headers(1, true, RawH2.get("/bytes/268435456"));
+            // reads what the router sends and grants no window: past the first 64 KiB its writes wait
+            Thread reader = Thread.ofVirtual().start(() -> {
+                try {
+                    while (true) {
+                        client.read();
+                    }
+                } catch (IOException closed) {
+                    // the socket was closed
+                }
+            });
+            awaitNoBackendConnection();
+            client.close();
+            reader.join(Duration.ofSeconds(5));
         }
         Eventually.await(Duration.ofSeconds(5), () -> accessLog.toString(StandardCharsets.UTF_8).contains("error="),
                 () -> "no access line");
