@@ -32,6 +32,7 @@ import io.insika.router.server.discovery.PoolReadiness;
 import io.insika.router.server.metrics.MetricsEndpoint;
 import io.insika.router.server.metrics.RouterMetrics;
 import io.insika.router.server.proxy.Http2Selector;
+import io.insika.router.server.proxy.Http2Traffic;
 import io.insika.router.server.proxy.OpenLimit;
 import io.insika.router.server.proxy.LeanHttp1Selector;
 import io.insika.router.server.proxy.ListenerSocketOptions;
@@ -188,7 +189,9 @@ public final class RouterServer implements AutoCloseable {
         if (server.http2().enabled()) {
             // ALPN h2 over TLS, the prior-knowledge preface on plain sockets; never Upgrade: h2c,
             // whose upgrader Helidon would add only for an Http2Config among the protocols
-            mainConfig.addConnectionSelector(unclaimed.claiming(new Http2Selector(server.http2(), connections)));
+            Http2Traffic http2 = new Http2Traffic();
+            http2Metrics(metrics, http2);
+            mainConfig.addConnectionSelector(unclaimed.claiming(new Http2Selector(server.http2(), connections, http2)));
         }
         WebServer main = mainConfig.build().start();
         if (!main.isRunning()) {
@@ -253,6 +256,16 @@ public final class RouterServer implements AutoCloseable {
     private static Duration idleCheckPeriod(ServerSettings server) {
         long quarter = Math.min(server.headTimeout().toMillis(), server.idleTimeout().toMillis()) / 4;
         return Duration.ofMillis(Math.max(50, Math.min(5_000, quarter)));
+    }
+
+    private static void http2Metrics(RouterMetrics metrics, Http2Traffic http2) {
+        metrics.counter("http2_connections", "HTTP/2 client connections served (one past the connection limit is"
+                + " closed at once, uncounted)", http2::connections);
+        metrics.counter("http2_streams", "HTTP/2 streams clients opened: each a request", http2::streams);
+        metrics.counter("http2_client_resets", "HTTP/2 streams clients reset (RST_STREAM); near http2_streams,"
+                + " with GOAWAYs of ENHANCE_YOUR_CALM, a rapid-reset attack", http2::resets);
+        metrics.counter("http2_goaways", "GOAWAY frames the router sent HTTP/2 clients, by error code (RFC 9113,"
+                + " section 7)", "error", http2.goaways());
     }
 
     // Helidon logs why (a port taken) and returns a stopped server rather than throwing

@@ -19,7 +19,8 @@ import io.helidon.http.http2.Http2Exception;
  * <p>Both directions are watched as bytes, frame headers only: the client's on their way to
  * Helidon's reader ({@link #received}), for the length of each DATA frame, and Helidon's on their
  * way to the socket ({@link #sending}), for its grants. A grant is counted before its frame
- * leaves, so a client can never rightly send against one not counted yet.
+ * leaves, so a client can never rightly send against one not counted yet. The frames seen are
+ * told to the port's {@link Http2Traffic} on the way.
  */
 final class Http2ReceiveWindow {
 
@@ -27,13 +28,23 @@ final class Http2ReceiveWindow {
     static final int INITIAL = 65_535;
     private static final int PREFACE_LENGTH = 24;
     private static final int DATA = 0x0;
+    private static final int HEADERS = 0x1;
+    private static final int RST_STREAM = 0x3;
+    private static final int GOAWAY = 0x7;
     private static final int WINDOW_UPDATE = 0x8;
 
     private final FrameHeaders inbound = new FrameHeaders(PREFACE_LENGTH, this::onInbound);
     private final FrameHeaders outbound = new FrameHeaders(0, this::onOutbound);
+    private final Http2Traffic traffic;
+    // the highest stream a client's HEADERS opened: a later HEADERS on it carries trailers
+    private int lastStream;
     // granted grows on whichever thread writes a frame, received on the reader's
     private volatile long granted = INITIAL;
     private long received;
+
+    Http2ReceiveWindow(Http2Traffic traffic) {
+        this.traffic = traffic;
+    }
 
     /**
      * The client's bytes, before Helidon reads them.
@@ -54,18 +65,25 @@ final class Http2ReceiveWindow {
         return granted - received;
     }
 
-    private void onInbound(int type, int stream, int length, long increment) {
+    private void onInbound(int type, int stream, int length, long detail) {
         if (type == DATA) {
             received += length;
             if (received > granted) {
                 throw new Http2Exception(Http2ErrorCode.FLOW_CONTROL, "DATA past the connection's flow-control window");
             }
+        } else if (type == HEADERS && stream > lastStream) {
+            lastStream = stream;
+            traffic.stream();
+        } else if (type == RST_STREAM) {
+            traffic.reset();
         }
     }
 
-    private void onOutbound(int type, int stream, int length, long increment) {
+    private void onOutbound(int type, int stream, int length, long detail) {
         if (type == WINDOW_UPDATE && stream == 0) {
-            granted += increment;
+            granted += detail;
+        } else if (type == GOAWAY) {
+            traffic.goaway(detail);
         }
     }
 
@@ -73,15 +91,20 @@ final class Http2ReceiveWindow {
     private static final class FrameHeaders {
 
         interface Frame {
-            /** A frame's header; {@code increment} is a {@code WINDOW_UPDATE}'s, 0 for any other frame. */
-            void header(int type, int stream, int length, long increment);
+            /**
+             * A frame's header; {@code detail} is a {@code WINDOW_UPDATE}'s increment or a
+             * {@code GOAWAY}'s error code, read from the payload's start, and 0 for any other frame.
+             */
+            void header(int type, int stream, int length, long detail);
         }
 
         private static final int HEADER = 9;
+        // a WINDOW_UPDATE's increment is its payload; a GOAWAY's code follows its last stream id
         private static final int WINDOW_UPDATE_FRAME = HEADER + 4;
+        private static final int GOAWAY_CODE = HEADER + 8;
 
         private final Frame frame;
-        private final byte[] head = new byte[WINDOW_UPDATE_FRAME];
+        private final byte[] head = new byte[GOAWAY_CODE];
         private int filled;
         private int wanted = HEADER;
         // bytes to pass over: the preface, then each frame's payload
@@ -113,19 +136,30 @@ final class Http2ReceiveWindow {
                     type = head[3] & 0xff;
                     stream = (head[5] & 0x7f) << 24 | (head[6] & 0xff) << 16 | (head[7] & 0xff) << 8 | head[8] & 0xff;
                     if (type == WINDOW_UPDATE && length == 4) {
-                        wanted = WINDOW_UPDATE_FRAME; // its increment is its payload
+                        wanted = WINDOW_UPDATE_FRAME;
+                        continue;
+                    }
+                    if (type == GOAWAY && length >= 8) {
+                        wanted = GOAWAY_CODE;
                         continue;
                     }
                     skip = length;
                     frame.header(type, stream, length, 0);
+                } else if (wanted == WINDOW_UPDATE_FRAME) {
+                    frame.header(type, stream, length, word(9) & 0x7fffffffL);
                 } else {
-                    long increment = ((head[9] & 0x7f) << 24 | (head[10] & 0xff) << 16 | (head[11] & 0xff) << 8
-                            | head[12] & 0xff) & 0x7fffffffL;
-                    frame.header(type, stream, length, increment);
+                    skip = length - 8; // the debug data
+                    frame.header(type, stream, length, word(13) & 0xffffffffL);
                 }
                 filled = 0;
                 wanted = HEADER;
             }
+        }
+
+        // the four bytes of the head from this index, big-endian
+        private long word(int at) {
+            return (head[at] & 0xffL) << 24 | (head[at + 1] & 0xff) << 16 | (head[at + 2] & 0xff) << 8
+                    | head[at + 3] & 0xff;
         }
     }
 }

@@ -39,14 +39,17 @@ public final class Http2Selector implements ServerConnectionSelector {
 
     private final ServerConnectionSelector helidon;
     private final OpenLimit connections;
+    private final Http2Traffic traffic;
     private final int slots;
 
     /**
      * @param settings    the limits each connection announces
      * @param connections the proxy port's connections against its limit
+     * @param traffic     counts what the connections do, for the metrics
      */
-    public Http2Selector(Http2Settings settings, OpenLimit connections) {
+    public Http2Selector(Http2Settings settings, OpenLimit connections, Http2Traffic traffic) {
         this.connections = connections;
+        this.traffic = traffic;
         this.slots = connectionSlots(settings);
         this.helidon = Http2ConnectionSelector.builder().http2Config(config(settings)).build();
     }
@@ -91,11 +94,12 @@ public final class Http2Selector implements ServerConnectionSelector {
 
     @Override
     public ServerConnection connection(ConnectionContext ctx) {
-        return new Counted(helidon.connection(new Watched(ctx, new Http2ReceiveWindow())), connections, slots);
+        return new Counted(helidon.connection(new Watched(ctx, new Http2ReceiveWindow(traffic))), connections, slots,
+                traffic);
     }
 
     /** Helidon's HTTP/2 connection, holding its slots of the port's connection limit while it runs. */
-    private record Counted(ServerConnection connection, OpenLimit connections, int slots)
+    private record Counted(ServerConnection connection, OpenLimit connections, int slots, Http2Traffic traffic)
             implements ServerConnection, InterruptableTask<Void> {
 
         @Override
@@ -105,6 +109,7 @@ public final class Http2Selector implements ServerConnectionSelector {
             if (!connections.tryTake(slots)) {
                 return;
             }
+            traffic.connection();
             try {
                 connection.handle(limit);
             } finally {

@@ -77,6 +77,14 @@ class Http2LimitsTest {
             assertThat("closed after it", client.closesWithin(LIMIT), is(true));
         }
         assertThat("no reset stream reached the backend", backend.hits.get(), is(0));
+        // what an operator sees of it
+        Scrape metrics = Scrape.of(router.adminPort());
+        assertThat(metrics.sum("insika_router_http2_connections_total"), is(1.0));
+        assertThat(metrics.sum("insika_router_http2_streams_total"), is(51.0));
+        assertThat(metrics.sum("insika_router_http2_client_resets_total"), is(51.0));
+        assertThat(metrics.matching("insika_router_http2_goaways_total").toString(),
+                metrics.sum("insika_router_http2_goaways_total", "error", "ENHANCE_YOUR_CALM"), is(1.0));
+        assertThat(metrics.sum("insika_router_http2_goaways_total"), is(1.0));
         assertUp();
     }
 

@@ -13,16 +13,20 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-/** The connection's flow-control window, as the bytes of both directions show it. */
+/** The connection's flow-control window, and the frames counted, as the bytes of both directions show them. */
 class Http2ReceiveWindowTest {
 
     private static final byte[] PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final int DATA = 0x0;
     private static final int HEADERS = 0x1;
+    private static final int RST_STREAM = 0x3;
     private static final int SETTINGS = 0x4;
+    private static final int GOAWAY = 0x7;
     private static final int WINDOW_UPDATE = 0x8;
+    private static final int ENHANCE_YOUR_CALM = 0xb;
 
-    private final Http2ReceiveWindow window = new Http2ReceiveWindow();
+    private final Http2Traffic traffic = new Http2Traffic();
+    private final Http2ReceiveWindow window = new Http2ReceiveWindow(traffic);
 
     @Test
     void dataUpToTheInitialWindowIsLetThroughAndOneBytePastItEndsTheConnection() {
@@ -59,6 +63,29 @@ class Http2ReceiveWindowTest {
         }
 
         assertThat(window.remaining(), is(65_535L + 777 - 5_003));
+    }
+
+    @Test
+    void streamsOpenedResetAndGoawaysSentAreCountedWhereverTheBytesSplit() {
+        byte[] in = concat(PREFACE, frame(HEADERS, 1, new byte[7]), frame(HEADERS, 3, new byte[7]),
+                frame(RST_STREAM, 3, new byte[4]), frame(DATA, 1, new byte[20]), frame(HEADERS, 1, new byte[3]),
+                frame(HEADERS, 5, new byte[7]), frame(RST_STREAM, 5, new byte[4]));
+        byte[] goaway = ByteBuffer.allocate(8 + 5).putInt(5).putInt(ENHANCE_YOUR_CALM).put(new byte[5]).array();
+        byte[] out = concat(frame(GOAWAY, 0, goaway), frame(DATA, 1, new byte[30]),
+                frame(GOAWAY, 0, ByteBuffer.allocate(8).putInt(5).putInt(0x7777).array()));
+        for (byte b : in) {
+            window.received(new byte[] {b});
+        }
+        for (byte b : out) {
+            window.sending(BufferData.create(new byte[] {b}));
+        }
+
+        assertThat("a HEADERS on an open stream is its trailers", traffic.streams(), is(3L));
+        assertThat(traffic.resets(), is(2L));
+        assertThat(traffic.goaways().get("ENHANCE_YOUR_CALM").getAsLong(), is(1L));
+        assertThat(traffic.goaways().get("other").getAsLong(), is(1L));
+        assertThat(traffic.goaways().get("NO_ERROR").getAsLong(), is(0L));
+        assertThat("the debug data after the code is passed over", window.remaining(), is(65_535L - 20));
     }
 
     private static byte[] increment(int increment) {
