@@ -191,7 +191,8 @@ public final class RouterServer implements AutoCloseable {
             // whose upgrader Helidon would add only for an Http2Config among the protocols
             Http2Traffic http2 = new Http2Traffic();
             http2Metrics(metrics, http2);
-            mainConfig.addConnectionSelector(unclaimed.claiming(new Http2Selector(server.http2(), connections, http2)));
+            mainConfig.addConnectionSelector(unclaimed.claiming(new Http2Selector(server.http2(), server.headTimeout(),
+                    connections, http2)));
         }
         WebServer main = mainConfig.build().start();
         if (!main.isRunning()) {

@@ -36,8 +36,9 @@ final class Http2ReceiveWindow {
     private final FrameHeaders inbound = new FrameHeaders(PREFACE_LENGTH, this::onInbound);
     private final FrameHeaders outbound = new FrameHeaders(0, this::onOutbound);
     private final Http2Traffic traffic;
-    // the highest stream a client's HEADERS opened: a later HEADERS on it carries trailers
-    private int lastStream;
+    // the highest stream a client's HEADERS opened: a later HEADERS on it carries trailers;
+    // read by the listener's idle check, which closes a connection that opened none in time
+    private volatile int lastStream;
     // granted grows on whichever thread writes a frame, received on the reader's
     private volatile long granted = INITIAL;
     private long received;
@@ -58,6 +59,11 @@ final class Http2ReceiveWindow {
     /** Helidon's bytes, before they are written; the buffer is looked at, not read. */
     synchronized void sending(BufferData data) {
         outbound.feed(data::get, data.available());
+    }
+
+    /** Whether the client has opened a stream yet. */
+    boolean streamOpened() {
+        return lastStream > 0;
     }
 
     /** Bytes of DATA the client may still send on the connection. */

@@ -36,20 +36,25 @@ public final class Http2Selector implements ServerConnectionSelector {
      * upload, of which ~18.5 KiB is what any connection holds.
      */
     private static final int HEAP_PER_UNREAD_BYTE = 2;
+    // what idleTime() says of a connection that opened no stream within head-timeout: past any idle timeout
+    private static final Duration OVERDUE = Duration.ofDays(365);
 
     private final ServerConnectionSelector helidon;
     private final OpenLimit connections;
     private final Http2Traffic traffic;
+    private final long headTimeoutNanos;
     private final int slots;
 
     /**
      * @param settings    the limits each connection announces
+     * @param headTimeout how long a connection may take to open its first stream, from its preface
      * @param connections the proxy port's connections against its limit
      * @param traffic     counts what the connections do, for the metrics
      */
-    public Http2Selector(Http2Settings settings, OpenLimit connections, Http2Traffic traffic) {
+    public Http2Selector(Http2Settings settings, Duration headTimeout, OpenLimit connections, Http2Traffic traffic) {
         this.connections = connections;
         this.traffic = traffic;
+        this.headTimeoutNanos = headTimeout.toNanos();
         this.slots = connectionSlots(settings);
         this.helidon = Http2ConnectionSelector.builder().http2Config(config(settings)).build();
     }
@@ -94,31 +99,40 @@ public final class Http2Selector implements ServerConnectionSelector {
 
     @Override
     public ServerConnection connection(ConnectionContext ctx) {
-        return new Counted(helidon.connection(new Watched(ctx, new Http2ReceiveWindow(traffic))), connections, slots,
-                traffic);
+        Http2ReceiveWindow window = new Http2ReceiveWindow(traffic);
+        return new Counted(helidon.connection(new Watched(ctx, window)), window, this, System.nanoTime());
     }
 
-    /** Helidon's HTTP/2 connection, holding its slots of the port's connection limit while it runs. */
-    private record Counted(ServerConnection connection, OpenLimit connections, int slots, Http2Traffic traffic)
-            implements ServerConnection, InterruptableTask<Void> {
+    /**
+     * Helidon's HTTP/2 connection, holding its slots of the port's connection limit while it runs,
+     * and closed by the listener's idle check if it opened no stream within head-timeout of its
+     * preface (a connection that sends nothing but the preface holds its 8 slots no longer than an
+     * HTTP/1 connection that sends no request holds its one); from its first stream on,
+     * Helidon's idle time counts, against {@code server.idle-timeout}.
+     */
+    private record Counted(ServerConnection connection, Http2ReceiveWindow window, Http2Selector selector,
+                           long claimed) implements ServerConnection, InterruptableTask<Void> {
 
         @Override
         public void handle(Limit limit) throws InterruptedException {
             // Past the limit the connection closes before its SETTINGS: the client sees the
             // connection end, as an HTTP/1 client past the reserve does
-            if (!connections.tryTake(slots)) {
+            if (!selector.connections.tryTake(selector.slots)) {
                 return;
             }
-            traffic.connection();
+            selector.traffic.connection();
             try {
                 connection.handle(limit);
             } finally {
-                connections.give(slots);
+                selector.connections.give(selector.slots);
             }
         }
 
         @Override
         public Duration idleTime() {
+            if (!window.streamOpened() && System.nanoTime() - claimed > selector.headTimeoutNanos) {
+                return OVERDUE;
+            }
             return connection.idleTime();
         }
 

@@ -222,15 +222,18 @@ class Http2LimitsTest {
     }
 
     @Test
-    void aConnectionThatSendsNothingIsClosedAfterTheHeadTimeoutAndOneThatSendsOnlyThePrefaceAfterTheIdleTimeout()
+    void aConnectionThatSendsNothingOrOnlyThePrefaceIsClosedAfterTheHeadTimeoutAndOneThatAskedAfterTheIdleTimeout()
             throws Exception {
         backend = TestBackend.start("backend-0");
-        router = RouterServer.start(TestServers.settings(100, Duration.ofMillis(500), Duration.ofSeconds(3),
+        router = RouterServer.start(TestServers.settings(100, Duration.ofMillis(500), Duration.ofSeconds(4),
                         Http2Settings.DEFAULTS), RouterFixture.defaultRoutes(),
                 RouterFixture.ketamaPool(List.of(backend.backend())), TestProxySettings.DEFAULTS);
         long start = System.nanoTime();
         try (Socket silent = new Socket("127.0.0.1", router.port());
-             RawH2 preface = RawH2.connect(router.port())) {
+             RawH2 preface = RawH2.connect(router.port());
+             RawH2 asked = RawH2.connect(router.port())) {
+            asked.headers(1, true, get("/up"));
+            assertThat(asked.await(1).status(), is(200));
             silent.setSoTimeout((int) LIMIT.toMillis());
             try {
                 assertThat(silent.getInputStream().read(), is(-1));
@@ -240,10 +243,15 @@ class Http2LimitsTest {
                 // closed
             }
             assertThat("closed within a few head timeouts", System.nanoTime() - start,
-                    lessThan(TimeUnit.SECONDS.toNanos(5)));
-            // claimed by HTTP/2 at its preface, it is timed by server.idle-timeout from then on
-            assertThat("open past the head timeout", preface.closesWithin(Duration.ofMillis(1500)), is(false));
-            assertThat("closed after the idle timeout", preface.closesWithin(Duration.ofSeconds(10)), is(true));
+                    lessThan(TimeUnit.SECONDS.toNanos(3)));
+            // claimed by HTTP/2 at its preface, it still has to open a stream within the head timeout
+            assertThat("the preface alone: closed after the head timeout", preface.closesWithin(Duration.ofSeconds(3)),
+                    is(true));
+            assertThat("closed before the idle timeout", System.nanoTime() - start,
+                    lessThan(TimeUnit.SECONDS.toNanos(4)));
+            // one that asked is timed by server.idle-timeout from then on
+            assertThat("open past the head timeout", asked.closesWithin(Duration.ofMillis(1500)), is(false));
+            assertThat("closed after the idle timeout", asked.closesWithin(Duration.ofSeconds(10)), is(true));
         }
         assertUp();
     }
