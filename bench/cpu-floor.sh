@@ -13,7 +13,8 @@
 # read and an epoll_ctl per wait); efloor / HAProxy is the JVM against C; hefloor / efloor is
 # what keeping Helidon's listener in front of the loops costs.
 #
-# Usage: bench/cpu-floor.sh [rounds] [seconds] [connections]   (defaults 4 rounds of 10 s, 32)
+# Usage: bench/cpu-floor.sh [rounds] [seconds] [connections]   (defaults 4 rounds of 10 s, 32); prints each
+# measurement, then the means over the rounds against HAProxy and the router against hfloor.
 # Needs wrk, nginx, haproxy (bench/proxy-bench.sh installs them), a built distribution and Java 22+
 # (the floors are source files launched together, bench/lean-floor/FloorJob.java with each).
 # Traffic stays on 127.0.0.1.
@@ -65,4 +66,14 @@ for round in $(seq 1 "$ROUNDS"); do
         # shellcheck disable=SC2086
         measure ${TARGETS[$(((round - 1 + slot) % ${#TARGETS[@]}))]}
     done
-done
+done | tee "$WORK/rounds.txt"
+# means over the rounds, each target against HAProxy, and the router against its own listener (hfloor)
+awk '{ cpu[$1] += $6; rps[$1] += $4; n[$1]++ }
+     END { printf "\nmeans over %d rounds of %d s at %d connections:\n", n["router"], '"$DURATION"', '"$CONNECTIONS"'
+           split("haproxy router floor hfloor efloor hefloor", order, " ")
+           for (i = 1; i <= 6; i++) {
+               t = order[i]; c = cpu[t] / n[t]; r = rps[t] / n[t]
+               printf "%-8s %6.1f us CPU/request (%.2fx HAProxy)  %8.0f req/s (%.2fx HAProxy)\n", t, c,
+                      c / (cpu["haproxy"] / n["haproxy"]), r, r / (rps["haproxy"] / n["haproxy"])
+           }
+           printf "router / hfloor: %.2fx CPU per request\n", cpu["router"] / cpu["hfloor"] }' "$WORK/rounds.txt"
