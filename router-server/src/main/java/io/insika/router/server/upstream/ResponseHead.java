@@ -139,7 +139,8 @@ public record ResponseHead(int status, List<Header> headers, boolean keepAlive) 
         while (to > from && (b[to - 1] == ' ' || b[to - 1] == '\t')) {
             to--;
         }
-        return HeaderValues.create(COMMON.name(b, line.start, colon), new String(b, from, to - from, StandardCharsets.ISO_8859_1));
+        return HeaderValues.create(COMMON.name(b, line.start, colon),
+                new String(b, from, to - from, StandardCharsets.ISO_8859_1));
     }
 
     /**
