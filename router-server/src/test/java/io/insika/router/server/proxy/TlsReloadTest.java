@@ -87,66 +87,32 @@ class TlsReloadTest {
         SSLSocket keptOpen = connect();
         assertThat(exchange(keptOpen, "/kept/before"), containsString(" 200 "));
 
-        AtomicBoolean running = new AtomicBoolean(true);
-        AtomicBoolean reloaded = new AtomicBoolean(false);
-        List<String> failures = java.util.Collections.synchronizedList(new ArrayList<>());
-        Set<BigInteger> seenAfterReload = ConcurrentHashMap.newKeySet();
-        AtomicInteger newConnectionsAfterReload = new AtomicInteger();
-        List<Thread> load = new ArrayList<>();
+        RotationUnderLoad rotation = new RotationUnderLoad();
         for (int i = 0; i < 2; i++) {
             int client = i;
             // keep-alive clients: their connections outlive the rotation
-            load.add(Thread.ofVirtual().start(() -> {
-                HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                        .sslContext(TestCertificates.trusting(CA)).build();
-                for (int n = 0; running.get(); n++) {
-                    try {
-                        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(
-                                "https://127.0.0.1:" + router.port() + "/v1/responses")).timeout(Duration.ofSeconds(10))
-                                .POST(HttpRequest.BodyPublishers.ofString("{\"user\":\"kept-" + client + "-" + n + "\"}"))
-                                .build(), HttpResponse.BodyHandlers.ofString());
-                        if (response.statusCode() != 200) {
-                            failures.add("kept: " + response.statusCode());
-                        }
-                    } catch (Exception e) {
-                        failures.add("kept: " + e);
-                    }
-                }
-            }));
+            HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                    .sslContext(TestCertificates.trusting(CA)).build();
+            rotation.client("kept", n -> {
+                HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(
+                        "https://127.0.0.1:" + router.port() + "/v1/responses")).timeout(Duration.ofSeconds(10))
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"user\":\"kept-" + client + "-" + n + "\"}"))
+                        .build(), HttpResponse.BodyHandlers.ofString());
+                return new Served(response.statusCode() == 200, response.statusCode(), null);
+            });
             // a new connection (and a new client context: no session resumed) per request
-            load.add(Thread.ofVirtual().start(() -> {
-                for (int n = 0; running.get(); n++) {
-                    boolean afterReload = reloaded.get();
-                    try (SSLSocket socket = connect()) {
-                        String head = exchange(socket, "/fresh/" + client + "/" + n);
-                        if (!head.contains(" 200 ")) {
-                            failures.add("fresh: " + head);
-                        }
-                        if (afterReload) {
-                            seenAfterReload.add(serial(socket));
-                            newConnectionsAfterReload.incrementAndGet();
-                        }
-                    } catch (Exception e) {
-                        failures.add("fresh: " + e);
-                    }
+            rotation.client("fresh", n -> {
+                try (SSLSocket socket = connect()) {
+                    String head = exchange(socket, "/fresh/" + client + "/" + n);
+                    return new Served(head.contains(" 200 "), head, serial(socket));
                 }
-            }));
+            });
         }
-        Eventually.await(Duration.ofSeconds(10), () -> backend.hits.get() > 40, () -> backend.hits + " requests");
+        rotation.rotateTo(second, 40, 40);
 
-        mount(second);
-        assertThat(reload.reload(), is(ConfigReload.Result.APPLIED));
-        reloaded.set(true);
-        Eventually.await(Duration.ofSeconds(20), () -> newConnectionsAfterReload.get() > 40,
-                () -> newConnectionsAfterReload + " new connections since the reload");
-        running.set(false);
-        for (Thread thread : load) {
-            thread.join();
-        }
-
-        assertThat("no request failed", failures, empty());
-        assertThat("every connection made after the reload was presented the new certificate", seenAfterReload,
-                is(Set.of(second.serial())));
+        assertThat("no request failed", rotation.failures, empty());
+        assertThat("every connection made after the reload was presented the new certificate",
+                rotation.seenAfterReload, is(Set.of(second.serial())));
         assertThat("a connection open before the rotation is still served", exchange(keptOpen, "/kept/after"),
                 containsString(" 200 "));
         assertThat("with the certificate it began with", serial(keptOpen), is(first.serial()));
@@ -165,60 +131,26 @@ class TlsReloadTest {
         HttpResponse<String> before = h2Post(kept, "kept-before");
         assertThat(before.version(), is(HttpClient.Version.HTTP_2));
 
-        AtomicBoolean running = new AtomicBoolean(true);
-        AtomicBoolean reloaded = new AtomicBoolean(false);
-        List<String> failures = java.util.Collections.synchronizedList(new ArrayList<>());
-        Set<BigInteger> seenAfterReload = ConcurrentHashMap.newKeySet();
-        AtomicInteger newConnectionsAfterReload = new AtomicInteger();
-        List<Thread> load = new ArrayList<>();
-        load.add(Thread.ofVirtual().start(() -> {
-            for (int n = 0; running.get(); n++) {
-                try {
-                    HttpResponse<String> response = h2Post(kept, "kept-" + n);
-                    if (response.statusCode() != 200 || response.version() != HttpClient.Version.HTTP_2) {
-                        failures.add("kept: " + response.statusCode() + " " + response.version());
-                    }
-                } catch (Exception e) {
-                    failures.add("kept: " + e);
-                }
-            }
-        }));
+        RotationUnderLoad rotation = new RotationUnderLoad();
+        rotation.client("kept", n -> {
+            HttpResponse<String> response = h2Post(kept, "kept-" + n);
+            return new Served(response.statusCode() == 200 && response.version() == HttpClient.Version.HTTP_2,
+                    response.statusCode() + " " + response.version(), null);
+        });
         for (int i = 0; i < 2; i++) {
             int client = i;
             // a new client (and a new TLS context: no session resumed) per request: a new h2 connection
-            load.add(Thread.ofVirtual().start(() -> {
-                for (int n = 0; running.get(); n++) {
-                    boolean afterReload = reloaded.get();
-                    try {
-                        HttpResponse<String> response = h2Post(h2Client(), "fresh-" + client + "-" + n);
-                        if (response.statusCode() != 200 || response.version() != HttpClient.Version.HTTP_2) {
-                            failures.add("fresh: " + response.statusCode() + " " + response.version());
-                        }
-                        if (afterReload) {
-                            seenAfterReload.add(serial(response));
-                            newConnectionsAfterReload.incrementAndGet();
-                        }
-                    } catch (Exception e) {
-                        failures.add("fresh: " + e);
-                    }
-                }
-            }));
+            rotation.client("fresh", n -> {
+                HttpResponse<String> response = h2Post(h2Client(), "fresh-" + client + "-" + n);
+                return new Served(response.statusCode() == 200 && response.version() == HttpClient.Version.HTTP_2,
+                        response.statusCode() + " " + response.version(), serial(response));
+            });
         }
-        Eventually.await(Duration.ofSeconds(20), () -> backend.hits.get() > 20, () -> backend.hits + " requests");
+        rotation.rotateTo(second, 20, 20);
 
-        mount(second);
-        assertThat(reload.reload(), is(ConfigReload.Result.APPLIED));
-        reloaded.set(true);
-        Eventually.await(Duration.ofSeconds(30), () -> newConnectionsAfterReload.get() > 20,
-                () -> newConnectionsAfterReload + " new connections since the reload");
-        running.set(false);
-        for (Thread thread : load) {
-            thread.join();
-        }
-
-        assertThat("no request failed", failures, empty());
-        assertThat("every h2 connection made after the reload was presented the new certificate", seenAfterReload,
-                is(Set.of(second.serial())));
+        assertThat("no request failed", rotation.failures, empty());
+        assertThat("every h2 connection made after the reload was presented the new certificate",
+                rotation.seenAfterReload, is(Set.of(second.serial())));
         HttpResponse<String> after = h2Post(kept, "kept-after");
         assertThat("the h2 connection open before the rotation is still served", after.statusCode(), is(200));
         assertThat("with the certificate it began with", serial(after), is(first.serial()));
@@ -278,6 +210,67 @@ class TlsReloadTest {
     private void mount(Issued issued) throws IOException {
         secret.publish(Map.of("tls.crt", TestCertificates.pem(issued.certificate(), CA.certificate()),
                 "tls.key", TestCertificates.pem(issued.key(), KeyFormat.TRADITIONAL)));
+    }
+
+    /** One request of a client under load: served or not, and the certificate its connection was presented. */
+    @FunctionalInterface
+    private interface Attempt {
+        Served send(int n) throws Exception;
+    }
+
+    /** @param serial the certificate's, for a connection made for this request; null for a kept one */
+    private record Served(boolean ok, Object what, BigInteger serial) {
+    }
+
+    /**
+     * Clients that keep sending while the certificate rotates, each on a virtual thread, and what
+     * they saw: failures, and the certificates new connections were presented after the reload.
+     */
+    private final class RotationUnderLoad {
+        final List<String> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        final Set<BigInteger> seenAfterReload = ConcurrentHashMap.newKeySet();
+        private final AtomicBoolean running = new AtomicBoolean(true);
+        private final AtomicBoolean reloaded = new AtomicBoolean(false);
+        private final AtomicInteger newConnectionsAfterReload = new AtomicInteger();
+        private final List<Thread> load = new ArrayList<>();
+
+        void client(String kind, Attempt attempt) {
+            load.add(Thread.ofVirtual().start(() -> {
+                for (int n = 0; running.get(); n++) {
+                    boolean afterReload = reloaded.get();
+                    try {
+                        Served served = attempt.send(n);
+                        if (!served.ok()) {
+                            failures.add(kind + ": " + served.what());
+                        }
+                        if (afterReload && served.serial() != null) {
+                            seenAfterReload.add(served.serial());
+                            newConnectionsAfterReload.incrementAndGet();
+                        }
+                    } catch (Exception e) {
+                        failures.add(kind + ": " + e);
+                    }
+                }
+            }));
+        }
+
+        /**
+         * Once the clients have had this many requests served, rotates to the next pair and
+         * reloads; once that many connections were made after it, stops the clients.
+         */
+        void rotateTo(Issued next, int requestsBefore, int connectionsAfter) throws Exception {
+            Eventually.await(Duration.ofSeconds(20), () -> backend.hits.get() > requestsBefore,
+                    () -> backend.hits + " requests");
+            mount(next);
+            assertThat(reload.reload(), is(ConfigReload.Result.APPLIED));
+            reloaded.set(true);
+            Eventually.await(Duration.ofSeconds(30), () -> newConnectionsAfterReload.get() > connectionsAfter,
+                    () -> newConnectionsAfterReload + " new connections since the reload");
+            running.set(false);
+            for (Thread thread : load) {
+                thread.join();
+            }
+        }
     }
 
     private SSLSocket connect() throws IOException {
