@@ -78,6 +78,8 @@ public class RequestPathBenchmark {
     private final LeanAnswer.Scratch answers = new LeanAnswer.Scratch();
     private InMemoryConnection backend;
     private InMemoryConnection backendBody;
+    private InMemoryConnection chunkedBody;
+    private ResponseHead chunkedHead;
     // made once, for the steps that start from them
     private LeanHead head;
     private ProxyCall placedCall;
@@ -111,6 +113,8 @@ public class RequestPathBenchmark {
         }
         backend.rewind();
         answerHead = backend.readHead();
+        chunkedHead = InMemoryConnection.answering(SessionsTraffic.CHUNKED_ANSWER_HEAD).readHead();
+        chunkedBody = InMemoryConnection.answering(SessionsTraffic.CHUNKED_ANSWER_BODY);
         meters = metrics.backend(admitted.backend());
         placedCall.backendAnswered(meters, 1_000);
         check();
@@ -168,6 +172,16 @@ public class RequestPathBenchmark {
         ProxyCall call = parts.call(request(head, clientBodies),
                 new LeanAnswer(client, answers, head.close(), head.http10()));
         return ResponseRelay.relay(call, answerHead, backendBody.body(answerHead, false));
+    }
+
+    /** Step 5 for an answer of unknown length, in chunks, as Node's and Python's servers answer. */
+    @Benchmark
+    public boolean step5ClientAnswerChunked() throws IOException {
+        client.clear();
+        chunkedBody.rewind();
+        ProxyCall call = parts.call(request(head, clientBodies),
+                new LeanAnswer(client, answers, head.close(), head.http10()));
+        return ResponseRelay.relay(call, chunkedHead, chunkedBody.body(chunkedHead, false));
     }
 
     /** Step 6: the request's counts: begun, its backend's answer, ended (ProxyCall.end; no access log). */

@@ -37,6 +37,23 @@ final class SessionsTraffic {
     /** The whole answer, head and body, as one read from the backend brings it. */
     static final byte[] ANSWER = concat(ANSWER_HEAD, ANSWER_BODY);
 
+    /**
+     * The same answer as a Node.js backend gives it ({@code res.end(JSON.stringify(...))} after a
+     * {@code res.write}: no length, two chunks), which Python's and most streaming servers' match.
+     */
+    static final byte[] CHUNKED_ANSWER_HEAD = ("HTTP/1.1 200 OK\r\n"
+            + "Content-Type: application/json\r\n"
+            + "Date: Thu, 03 Dec 2026 21:08:23 GMT\r\n"
+            + "Connection: keep-alive\r\n"
+            + "Keep-Alive: timeout=5\r\n"
+            + "Transfer-Encoding: chunked\r\n"
+            + "\r\n").getBytes(StandardCharsets.US_ASCII);
+
+    /** Its body: two chunks and the last one. */
+    static final byte[] CHUNKED_ANSWER_BODY = ("c\r\n{\"backend\":\"\r\n"
+            + "5\r\nb-1\"}\r\n"
+            + "0\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+
     private SessionsTraffic() {
     }
 

@@ -18,7 +18,6 @@ import io.insika.router.api.BodyPrefix;
 final class BodyPeek implements BodyPrefix {
 
     private static final int FIRST_CHUNK = 8192;
-    private static final int COPY_BUFFER = 16 * 1024;
 
     private final InputStream client;
     private final int limit;
@@ -148,12 +147,12 @@ final class BodyPeek implements BodyPrefix {
             observeEnd();
             return;
         }
-        byte[] copyBuffer = new byte[copyBufferSize(declaredLength < 0 ? -1 : declaredLength - filled)];
+        CopyBuffer copy = new CopyBuffer(declaredLength < 0 ? -1 : declaredLength - filled);
         restTaken = true;
         while (true) {
             int n;
             try {
-                n = client.read(copyBuffer);
+                n = client.read(copy.bytes());
             } catch (IOException e) {
                 throw new ClientGoneException(e);
             } catch (RuntimeException e) {
@@ -166,7 +165,8 @@ final class BodyPeek implements BodyPrefix {
             }
             if (n > 0) {
                 restRead += n;
-                backend.write(copyBuffer, 0, n);
+                backend.write(copy.bytes(), 0, n);
+                copy.read(n);
             }
         }
     }
@@ -192,11 +192,6 @@ final class BodyPeek implements BodyPrefix {
             throw new IllegalStateException("a body gave bytes past its Content-Length");
         }
         clientEnded = true;
-    }
-
-    /** A copy buffer no larger than what is left to copy, when that is known. */
-    static int copyBufferSize(long remaining) {
-        return remaining < 0 || remaining > COPY_BUFFER ? COPY_BUFFER : (int) Math.max(1, remaining);
     }
 
     // Pulls more bytes from the client, growing the buffer, never past limit + 1.

@@ -93,11 +93,11 @@ final class ResponseRelay {
             sendBodiless(response);
             return head.keepAlive();
         }
-        byte[] buffer = new byte[BodyPeek.copyBufferSize(body.declaredLength().orElse(-1))];
+        CopyBuffer buffer = new CopyBuffer(body.declaredLength().orElse(-1));
         if (isEventStream(head) && !body.isEmpty()) {
             return relayStream(call, head, body, buffer);
         }
-        int first = body.isEmpty() ? -1 : body.read(buffer); // an IOException here: nothing was relayed
+        int first = body.isEmpty() ? -1 : body.read(buffer.bytes()); // an IOException here: nothing was relayed
         startAnswer(call, head, HopByHopHeaders.of(head.headers()));
         if (first < 0) {
             answered.run();
@@ -111,7 +111,8 @@ final class ResponseRelay {
         if (body.ended()) {
             answered.run();
         }
-        write(out, buffer, first);
+        write(out, buffer.bytes(), first);
+        buffer.read(first);
         copyRest(out, buffer, body, answered, false);
         return head.keepAlive() && body.complete();
     }
@@ -131,7 +132,7 @@ final class ResponseRelay {
     // stream sends its head, then nothing for minutes), and from then on the backend's silence is
     // measured by the stream idle timeout. A stream that stays silent past it ends as a chunked
     // answer ends, never with a second status line; one with a length is cut.
-    private static boolean relayStream(ProxyCall call, ResponseHead head, ResponseBody body, byte[] buffer)
+    private static boolean relayStream(ProxyCall call, ResponseHead head, ResponseBody body, CopyBuffer buffer)
             throws SessionCarrier.Unsealable {
         ClientAnswer response = call.answer();
         startAnswer(call, head, HopByHopHeaders.of(head.headers()));
@@ -177,12 +178,12 @@ final class ResponseRelay {
 
     // Relays the body's rest and ends the client's answer. A stream that may end cleanly (chunked
     // towards the client) ends when the backend's silence outlasts the stream idle timeout.
-    private static void copyRest(OutputStream out, byte[] buffer, ResponseBody body, Runnable answered,
+    private static void copyRest(OutputStream out, CopyBuffer buffer, ResponseBody body, Runnable answered,
                                  boolean endsOnSilence) {
         while (true) {
             int n;
             try {
-                n = body.read(buffer);
+                n = body.read(buffer.bytes());
             } catch (SocketTimeoutException e) {
                 if (!endsOnSilence) {
                     throw new BackendBrokeException("backend failed mid-response", e);
@@ -199,7 +200,8 @@ final class ResponseRelay {
             if (n < 0) {
                 break;
             }
-            write(out, buffer, n);
+            write(out, buffer.bytes(), n);
+            buffer.read(n);
         }
         try {
             out.close();

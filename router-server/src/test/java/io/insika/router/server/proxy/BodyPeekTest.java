@@ -75,14 +75,6 @@ class BodyPeekTest {
     }
 
     @Test
-    void copyBuffersAreNoLargerThanWhatIsLeft() {
-        assertThat(BodyPeek.copyBufferSize(300), is(300));
-        assertThat(BodyPeek.copyBufferSize(0), is(1));
-        assertThat(BodyPeek.copyBufferSize(-1), is(16 * 1024));
-        assertThat(BodyPeek.copyBufferSize(1L << 40), is(16 * 1024));
-    }
-
-    @Test
     void aSmallBodyIsPeekedWithoutBudget() throws IOException {
         PeekBudget none = new PeekBudget(0);
         BodyPeek peek = new BodyPeek(new ByteArrayInputStream(body(8000)), 262_144, 8000, none);
