@@ -38,6 +38,7 @@ final class LeanAnswer implements ClientAnswer {
     private static final byte[] CLOSE = "Connection: close\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] CHUNKED = "Transfer-Encoding: chunked\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
     private final DataWriter writer;
     private final Scratch scratch;
@@ -235,7 +236,7 @@ final class LeanAnswer implements ClientAnswer {
             }
             BufferData out = holding(len + 16);
             if (chunked) {
-                out.write(Integer.toHexString(len).getBytes(StandardCharsets.US_ASCII));
+                chunkSize(out, len);
                 out.write('\r');
                 out.write('\n');
                 out.write(b, off, len);
@@ -355,6 +356,13 @@ final class LeanAnswer implements ClientAnswer {
             head.write('\n');
         }
         return head;
+    }
+
+    // A chunk's size in lower-case hex, as Integer.toHexString spells it, without its String
+    private static void chunkSize(BufferData out, int size) {
+        for (int shift = (31 - Integer.numberOfLeadingZeros(size)) & ~3; shift >= 0; shift -= 4) {
+            out.write(HEX[(size >>> shift) & 0xf]);
+        }
     }
 
     // A field as Header.writeHttp1Header writes it, without the copies of its name's and value's

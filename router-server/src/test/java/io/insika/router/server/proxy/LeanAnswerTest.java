@@ -79,6 +79,26 @@ class LeanAnswerTest {
     }
 
     @Test
+    void eachChunksSizeIsSpelledInHexAsIntegerToHexStringSpellsIt() throws Exception {
+        Writes socket = new Writes();
+        OutputStream body = new LeanAnswer(socket, new LeanAnswer.Scratch(), false, false).outputStream();
+        body.flush(); // the head on its own
+        int[] sizes = {1, 9, 10, 15, 16, 255, 256, 4095, 4096, 10_000, LeanAnswer.HOLD_LIMIT - 1};
+        for (int size : sizes) {
+            body.write(new byte[size]);
+            body.flush();
+        }
+        body.close();
+
+        for (int i = 0; i < sizes.length; i++) {
+            String chunk = socket.writes.get(i + 1);
+            assertThat(chunk, startsWith(Integer.toHexString(sizes[i]) + "\r\n"));
+            assertThat(chunk.length(), is(Integer.toHexString(sizes[i]).length() + 2 + sizes[i] + 2));
+        }
+        assertThat(socket.writes.getLast(), is("0\r\n\r\n"));
+    }
+
+    @Test
     void anAnswerReadInOneGoIsOneWriteHeadToEnd() throws Exception {
         Writes socket = new Writes();
         OutputStream body = new LeanAnswer(socket, new LeanAnswer.Scratch(), false, false).outputStream();
