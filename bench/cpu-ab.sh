@@ -4,7 +4,8 @@
 # moves by 10% between runs with the scheduler.
 #
 # Usage: BASELINE_HOME=/path/to/an/unpacked/insika-router bench/cpu-ab.sh [rounds] [seconds] [connections]
-#        (defaults 4 rounds of 10 s at 32 connections)
+#        (defaults 4 rounds of 10 s at 32 connections); ANSWERS=chunked puts Node backends
+#        answering in chunks, without a length, in place of nginx's (bench/lib.sh)
 # Each round measures both builds, in swapped order every other round, with wrk and
 # bench/sessions.lua against three nginx backends; the router's CPU is read from
 # /proc/<pid>/stat around each measurement, and the bytes it allocated per request from jstat

@@ -30,10 +30,19 @@ scratch() {
     trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$WORK"' EXIT
 }
 
-# scratch, then the nginx backends.
+# scratch, then the three backends on 18081-18083: nginx answering 10 bytes with a length, or
+# with ANSWERS=chunked Node answering in two chunks without one, as Node's and Python's servers do.
 start_backends() {
     scratch
-    . bench/nginx-backends.sh
+    if [ "${ANSWERS:-}" = chunked ]; then
+        need nodejs # Debian's package, which gives node too
+        node bench/chunked-backend.js 18081 18082 18083 & PIDS+=($!)
+        for port in 18081 18082 18083; do
+            for _ in $(seq 1 50); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
+        done
+    else
+        . bench/nginx-backends.sh
+    fi
 }
 
 # HAProxy on 18090 hashing req.body's $.user, consistent hashing over the three backends; the
